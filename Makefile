@@ -1,0 +1,30 @@
+# Thin wrapper over the CMake presets. `make run` and `make test` do all the
+# set-up on a fresh Debian 12 machine (tools/install-deps), then build.
+PRESET ?= cpu-gnu
+NP ?= 2
+BUILD := build/$(PRESET)
+JOBS ?= $(shell nproc)
+
+.PHONY: all deps configure build run test clean
+
+all: build
+
+deps:
+	./tools/install-deps
+
+configure: deps
+	cmake --preset $(PRESET)
+
+build: configure
+	cmake --build --preset $(PRESET) -j $(JOBS)
+
+run: build
+	@mkdir -p results
+	mpiexec.mpich -n $(NP) $(BUILD)/gale run configs/default.ini --report results/default.json
+	@echo "gale: results in results/default.json (run report); the log above is the run summary"
+
+test: build
+	ctest --preset $(PRESET) -j $(JOBS)
+
+clean:
+	rm -rf build

@@ -1,0 +1,131 @@
+/* The launch-layer interface. kernels_cpu/ and kernels_offload/ both implement
+ * exactly these functions over the one set of column kernel bodies in
+ * gale_kbodies.h, so the algorithm layer and the solver never know which
+ * launch layer they run on (the PSyKAl split: this is the "PSy" layer).
+ *
+ * Ranges are half-open [c0, c1) of local columns (cells or edges). Fields are
+ * raw column blocks: column i at x + i*stride. Precision-generic kernels take
+ * `prec` (GALE_F64 / GALE_F32) and void pointers. None of these functions is
+ * collective: they compute local values only. */
+#ifndef GALE_KERNELS_H
+#define GALE_KERNELS_H
+
+#include "gale_field.h"
+
+#include <stdint.h>
+
+enum { GALE_F64 = 0, GALE_F32 = 1 };
+
+/* Batch width of the column-batched tridiagonal solve (DESIGN.md section 2). */
+#define GALE_LANES 8
+
+/* Everything the kernels read that does not change during a run: the local
+ * connectivity, the geometry-derived coefficients and the Helmholtz operator
+ * coefficients. Filled by the algorithm layer (src/dynamics.c); the launch
+ * layer owns its placement (the offload layer maps it to the device once). */
+typedef struct {
+    int nlev;            /* layers */
+    int sc, si;          /* column strides of layer and interface fields */
+    int ncell, nedge;    /* local columns, halos included */
+    int ncell_alloc;     /* ncell rounded up to GALE_LANES (batched storage) */
+    const int *cell_nbr;     /* [4*ncell] neighbour across W,S,E,N (-1: outside) */
+    const int *cell_edge;    /* [4*ncell] */
+    const double *cell_sign; /* [4*ncell] +1 if the cell is the edge's first cell, else -1 */
+    const int *edge_cell;    /* [2*nedge] first, second (-1: outside) */
+    const double *area;      /* [ncell] A_c [m^2] */
+    const double *elen;      /* [nedge] l_e [m] */
+    const double *erdist;    /* [nedge] 1/d_e [1/m] */
+    const double *dz;        /* [nlev] layer depth [m] */
+    const double *rdzi;      /* [nlev+1] 1/(distance between layer centres) at interfaces; 0 at 0, nlev */
+    /* physics and time step */
+    double c2, n2;           /* c^2, N^2 */
+    double tau;              /* alpha*dt */
+    /* Helmholtz operator A = diag(V/c^2) + tau^2 (G_h^T M_u G_h + G_z^T M_w G_z / (1 + tau^2 N^2)):
+     * per column and precision, see gale_kbodies.h */
+    const double *h_ad;      /* [ncell] A_c / c^2 */
+    const double *h_av;      /* [ncell] A_c tau^2/(1+tau^2 N^2) */
+    const double *h_hs;      /* [4*ncell] tau^2 l_e/d_e per side */
+    const float *h_ad_f, *h_av_f, *h_hs_f, *dz_f, *rdzi_f;
+    /* tridiagonal preconditioner factors, batched: [(c/8)*nlev + k]*8 + c%8 */
+    const double *tri_m, *tri_c;
+    const float *tri_m_f, *tri_c_f;
+    const double *diag_inv;  /* [ncell*sc] 1/diag(A) */
+    const float *diag_inv_f;
+    void *impl;              /* launch-layer private data (scratch, device copies) */
+} gale_kmesh_t;
+
+/* ---- life cycle ---- */
+const char *gale_k_name(void);                  /* "cpu" or "offload-<target>" */
+int gale_k_init(gale_kmesh_t *km);              /* after every array above is set */
+void gale_k_finalize(gale_kmesh_t *km);
+/* Fields used by kernels: the offload layer places them on the device. */
+int gale_k_field_register(gale_field_t *f);
+void gale_k_field_release(gale_field_t *f);
+int gale_k_field_to_host(gale_field_t *f);      /* make the host copy current */
+int gale_k_field_to_device(gale_field_t *f);    /* after the host wrote it */
+
+/* ---- dynamics (double precision) ---- */
+/* out = in - s * G_h p on edges [e0,e1): G_h p = (p[second] - p[first]) / d_e */
+void gale_k_grad_h(const gale_kmesh_t *km, int e0, int e1, double s, const double *in,
+                   const double *p, double *out);
+/* Explicit column part: Rb = b - cb*N^2*w; Ws = (w + cw*(b - G_z p) + tau*Rb)/(1+tau^2 N^2)
+ * on interior interfaces (0 at the boundaries). */
+void gale_k_col_explicit(const gale_kmesh_t *km, int c0, int c1, double cw, const double *w,
+                         const double *b, const double *p, double *rb, double *ws);
+/* Back-substitution: w = Ws - tau G_z p/(1+tau^2 N^2); b = Rb - tau N^2 w. */
+void gale_k_col_backsub(const gale_kmesh_t *km, int c0, int c1, const double *p,
+                        const double *ws, const double *rb, double *w, double *b);
+/* rhs = (V/c^2) p - V D(fu, fw): V D is the integrated divergence
+ * sum_s sign l_e dz fu + A (fw[k+1] - fw[k]). */
+void gale_k_rhs(const gale_kmesh_t *km, int c0, int c1, const double *p, const double *fu,
+                const double *fw, double *rhs);
+
+/* ---- precision-generic vector kernels on column blocks [c0,c1) of stride s ---- */
+/* out = a*x + b*y (out may alias x or y) */
+void gale_k_axpby(int prec, int c0, int c1, int stride, double a, const void *x, double b,
+                  const void *y, void *out);
+void gale_k_copy(int prec, int c0, int c1, int stride, const void *x, void *out);
+/* precision conversion: out(prec_out) = x(prec_in) */
+void gale_k_convert(int prec_in, const void *x, int prec_out, void *out, int c0, int c1, int stride);
+
+/* ---- solver operators ---- */
+void gale_k_helmholtz(const gale_kmesh_t *km, int prec, int c0, int c1, const void *x, void *y);
+void gale_k_pc_diag(const gale_kmesh_t *km, int prec, int c0, int c1, const void *r, void *z);
+void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const void *r, void *z);
+
+/* ---- local parts of global sums ----
+ * A reproducible sum holds the exact sum of its terms in fixed point: signed
+ * 46-bit digits in int64 words, weights 2^(138 - 46 j); |terms| < 2^184 and
+ * resolution 2^-184 (terms below it are truncated toward zero, the same way
+ * everywhere). Integer addition is associative, so the value is independent of
+ * the order, the thread count and the rank count. `bad` counts NaN, Inf and
+ * out-of-range terms. `plain` is the ordinary floating-point sum. */
+#define GALE_RSUM_WORDS 8
+typedef struct {
+    int64_t w[GALE_RSUM_WORDS];
+    int64_t bad;
+    double plain;
+} gale_rsum_t;
+void gale_rsum_zero(gale_rsum_t *s);
+void gale_rsum_add(gale_rsum_t *s, double x);            /* one term (host, scalar) */
+void gale_rsum_merge(gale_rsum_t *into, const gale_rsum_t *s);
+void gale_rsum_normalise(gale_rsum_t *s);                /* carry digits into [-2^45, 2^45] */
+double gale_rsum_value(const gale_rsum_t *s);            /* after a global integer sum */
+
+/* acc[j] += sum over columns [c0,c1), levels [k0,k1) of (wc[col]*wl[lev]*x)*y
+ * for npair pairs at once (a NULL weight is 1).
+ * reproducible != 0 fills the fixed-point words, else only `plain`. */
+typedef struct {
+    const void *x, *y;   /* same precision (prec); y may equal x */
+    const double *wc;    /* per-column weight or NULL */
+    const double *wl;    /* per-level weight or NULL */
+} gale_dotpair_t;
+void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair,
+                 const gale_dotpair_t *pairs, int reproducible, gale_rsum_t *acc);
+/* max |x| over columns [c0,c1), levels [k0,k1); NaN propagates as NaN. Also
+ * returns the first non-finite entry's column and level in *bad_col/*bad_lev
+ * (-1 if none). */
+double gale_k_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x, int *bad_col,
+                     int *bad_lev);
+
+#endif

@@ -1,0 +1,2 @@
+/* placeholder: being written */
+typedef int gale_placeholder_t;

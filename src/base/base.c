@@ -1,0 +1,162 @@
+/* Errors, logging, aligned allocation, clock. */
+#include "gale_base.h"
+
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+static int g_rank = 0;
+static int g_level = GALE_LOG_INFO;
+
+void gale_log_setup(int rank, int level)
+{
+    g_rank = rank;
+    g_level = level;
+}
+
+int gale_log_rank(void) { return g_rank; }
+int gale_log_level(void) { return g_level; }
+
+static const char *const level_names[] = {"error", "warn", "info", "debug"};
+
+int gale_loglevel_parse(const char *s, int *level)
+{
+    for (int i = 0; i < 4; i++)
+        if (strcasecmp(s, level_names[i]) == 0) {
+            *level = i;
+            return 0;
+        }
+    return -1;
+}
+
+static void vlog(int level, int all, const char *fmt, va_list ap)
+{
+    if (level > g_level) return;
+    FILE *out = level <= GALE_LOG_WARN ? stderr : stdout;
+    if (all) fprintf(out, "[%d] ", g_rank);
+    if (level == GALE_LOG_WARN) fputs("warning: ", out);
+    vfprintf(out, fmt, ap);
+    fputc('\n', out);
+    fflush(out);
+}
+
+void gale_log(int level, const char *fmt, ...)
+{
+    if (g_rank != 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(level, 0, fmt, ap);
+    va_end(ap);
+}
+
+void gale_log_all(int level, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(level, 1, fmt, ap);
+    va_end(ap);
+}
+
+int gale_error_raise(int code, const char *file, int line, const char *func,
+                     const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    /* Bad input is the user's to fix: the message alone says what. Everything
+     * else is ours: say where. */
+    if (code == GALE_ERR_INPUT)
+        fprintf(stderr, "gale: error: %s\n", msg);
+    else
+        fprintf(stderr, "gale: error [rank %d] %s:%d (%s): %s\n", g_rank, file, line, func,
+                msg);
+    fflush(stderr);
+    return code;
+}
+
+int gale_error_trace(int code, const char *file, int line, const char *func)
+{
+    if (code != GALE_ERR_INPUT || g_level >= GALE_LOG_DEBUG) {
+        fprintf(stderr, "gale:   [rank %d] called from %s:%d (%s)\n", g_rank, file, line, func);
+        fflush(stderr);
+    }
+    return code;
+}
+
+int gale_error_mpi(int mpierr, const char *call, const char *file, int line, const char *func)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(mpierr, msg, &len) != MPI_SUCCESS) snprintf(msg, sizeof msg, "code %d", mpierr);
+    return gale_error_raise(GALE_ERR_MPI, file, line, func, "%s failed: %s", call, msg);
+}
+
+int gale_alloc_impl(void **p, size_t bytes, const char *what, const char *file, int line,
+                    const char *func)
+{
+    *p = NULL;
+    if (bytes == 0) return GALE_OK;
+    size_t rounded = (bytes + GALE_ALIGN - 1) / GALE_ALIGN * GALE_ALIGN;
+    void *q = aligned_alloc(GALE_ALIGN, rounded);
+    if (!q)
+        return gale_error_raise(GALE_ERR_MEM, file, line, func,
+                                "cannot allocate %zu bytes for %s", bytes, what);
+    memset(q, 0, rounded);
+    *p = q;
+    return GALE_OK;
+}
+
+void gale_free(void *p) { free(p); }
+
+double gale_wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- timers ---- */
+static struct { const char *name; int parent; double s; long n; } g_timers[GALE_MAX_TIMERS] = {
+    {"compute", -1, 0, 0},       {"halo_pack", -1, 0, 0},  {"halo_wait", -1, 0, 0},
+    {"global_sums", -1, 0, 0},   {"h2d", -1, 0, 0},        {"d2h", -1, 0, 0},
+    {"io_handoff", -1, 0, 0},    {"io_wait", -1, 0, 0},
+};
+static int g_ntimers = GALE_T_NCAT;
+
+int gale_timer_register(const char *name, int parent)
+{
+    for (int i = GALE_T_NCAT; i < g_ntimers; i++)
+        if (strcmp(g_timers[i].name, name) == 0) return i;
+    if (g_ntimers == GALE_MAX_TIMERS) return parent;
+    g_timers[g_ntimers].name = name;
+    g_timers[g_ntimers].parent = parent;
+    return g_ntimers++;
+}
+
+void gale_timer_add(int id, double seconds)
+{
+    g_timers[id].s += seconds;
+    g_timers[id].n++;
+    int p = g_timers[id].parent;
+    if (p >= 0) {
+        g_timers[p].s += seconds;
+        g_timers[p].n++;
+    }
+}
+
+int gale_timer_ntimers(void) { return g_ntimers; }
+const char *gale_timer_name(int id) { return g_timers[id].name; }
+int gale_timer_parent(int id) { return g_timers[id].parent; }
+double gale_timer_seconds(int id) { return g_timers[id].s; }
+long gale_timer_count(int id) { return g_timers[id].n; }
+
+void gale_timer_reset(void)
+{
+    for (int i = 0; i < g_ntimers; i++) g_timers[i].s = 0, g_timers[i].n = 0;
+}

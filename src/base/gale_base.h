@@ -1,0 +1,102 @@
+/* gale base layer: status codes, the error macros, logging and aligned memory.
+ * Every folder links this; it includes no MPI or HDF5 header, so layout/ stays
+ * MPI-free. Model: PETSc's PetscCall -- every function returns a status, the
+ * first failure prints "file:line (function): message" and callers add a trace. */
+#ifndef GALE_BASE_H
+#define GALE_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GALE_PI 3.14159265358979323846
+
+typedef enum {
+    GALE_OK = 0,
+    GALE_ERR_INPUT = 2,    /* bad configuration, command line or input file */
+    GALE_ERR_MEM = 3,      /* allocation failed */
+    GALE_ERR_MPI = 4,      /* an MPI call failed */
+    GALE_ERR_IO = 5,       /* file system or HDF5 failure */
+    GALE_ERR_SOLVER = 6,   /* Krylov solver did not converge */
+    GALE_ERR_NUMERIC = 7,  /* NaN/Inf or out-of-range value */
+    GALE_ERR_INTERNAL = 8  /* a broken invariant: a bug in gale */
+} gale_status_t;
+
+/* Prints "gale: error[rank r] file:line (func): message" and returns code. */
+int gale_error_raise(int code, const char *file, int line, const char *func,
+                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Adds one traceback line ("  called from file:line (func)") and returns code. */
+int gale_error_trace(int code, const char *file, int line, const char *func);
+/* Turns an MPI error code into its MPI_Error_string message (implemented with MPI). */
+int gale_error_mpi(int mpierr, const char *call, const char *file, int line,
+                   const char *func);
+
+/* Raise an error from the current function and return its code. */
+#define GALE_ERROR(code, ...) \
+    return gale_error_raise((code), __FILE__, __LINE__, __func__, __VA_ARGS__)
+/* Call a status-returning function; on failure add a trace line and return. */
+#define GALE_CALL(expr)                                                         \
+    do {                                                                        \
+        int gale_e_ = (expr);                                                   \
+        if (gale_e_ != GALE_OK)                                                 \
+            return gale_error_trace(gale_e_, __FILE__, __LINE__, __func__);     \
+    } while (0)
+/* Call an MPI function (MPI_SUCCESS is 0 by the standard). */
+#define GALE_MPI(expr)                                                          \
+    do {                                                                        \
+        int gale_e_ = (expr);                                                   \
+        if (gale_e_ != 0)                                                       \
+            return gale_error_mpi(gale_e_, #expr, __FILE__, __LINE__, __func__); \
+    } while (0)
+/* Check a condition that must hold whatever the input: failure is a gale bug. */
+#define GALE_ASSERT(cond)                                                       \
+    do {                                                                        \
+        if (!(cond))                                                            \
+            GALE_ERROR(GALE_ERR_INTERNAL, "internal check failed: %s", #cond); \
+    } while (0)
+
+/* ---- logging ---- */
+typedef enum { GALE_LOG_ERROR = 0, GALE_LOG_WARN, GALE_LOG_INFO, GALE_LOG_DEBUG } gale_loglevel_t;
+
+void gale_log_setup(int rank, int level);
+int gale_log_rank(void);
+int gale_log_level(void);
+/* Rank 0 only. */
+void gale_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Every rank, prefixed with the rank. */
+void gale_log_all(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int gale_loglevel_parse(const char *s, int *level);
+
+/* ---- memory: 64-byte aligned, zero-filled ---- */
+#define GALE_ALIGN 64
+int gale_alloc_impl(void **p, size_t bytes, const char *what, const char *file, int line,
+                    const char *func);
+#define GALE_ALLOC(ptr, count)                                                  \
+    GALE_CALL(gale_alloc_impl((void **)&(ptr), (size_t)(count) * sizeof(*(ptr)), #ptr, \
+                              __FILE__, __LINE__, __func__))
+void gale_free(void *p);
+#define GALE_FREE(ptr) do { gale_free(ptr); (ptr) = NULL; } while (0)
+
+/* Wall clock in seconds (monotonic). */
+double gale_wtime(void);
+
+/* ---- timers by category (HPCG style), accumulated per rank on the master
+ * thread; src/ reduces them to min/mean/max over ranks. Compute is split
+ * further into named kernel timers registered at start-up. ---- */
+typedef enum {
+    GALE_T_COMPUTE = 0, GALE_T_HALO_PACK, GALE_T_HALO_WAIT, GALE_T_GLOBAL_SUM,
+    GALE_T_H2D, GALE_T_D2H, GALE_T_IO_HANDOFF, GALE_T_IO_WAIT, GALE_T_NCAT
+} gale_timer_cat_t;
+#define GALE_MAX_TIMERS 48
+/* Registers a sub-timer of category parent (returns its id >= GALE_T_NCAT, or
+ * the parent if the table is full). Time added to a sub-timer also counts in
+ * its parent. */
+int gale_timer_register(const char *name, int parent);
+void gale_timer_add(int id, double seconds);
+int gale_timer_ntimers(void);
+const char *gale_timer_name(int id);
+int gale_timer_parent(int id); /* -1 for a category */
+double gale_timer_seconds(int id);
+long gale_timer_count(int id);
+void gale_timer_reset(void);
+
+#endif

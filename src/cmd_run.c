@@ -1,0 +1,4 @@
+/* placeholder */
+#include "gale_app.h"
+#include <stdio.h>
+int gale_cmd_run(int argc, char **argv) { fprintf(stderr, "not yet\n"); return 1; }

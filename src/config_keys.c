@@ -1,0 +1,104 @@
+/* The table of configuration keys: the one place a key is described. */
+#include "gale_config.h"
+
+#include <float.h>
+#include <stddef.h>
+
+#define OFF(member) offsetof(gale_config_t, member)
+#define BIG DBL_MAX
+
+const gale_key_t gale_keys[] = {
+    {"mesh", "name", GALE_KT_MESH, OFF(mesh.n), "C24", 1, 8192, NULL,
+     "cubed-sphere mesh C<N>: 6 N^2 columns"},
+
+    {"extrusion", "levels", GALE_KT_INT, OFF(extrusion.levels), "10", 1, 4096, NULL,
+     "number of layers"},
+    {"extrusion", "top", GALE_KT_REAL, OFF(extrusion.top), "10000.0", 1e-3, BIG, NULL,
+     "height of the model top [m]"},
+    {"extrusion", "method", GALE_KT_ENUM, OFF(extrusion.method), "uniform", 0, 0,
+     "uniform|stretched", "layer spacing: uniform, or stretched (quadratic, thin near the ground)"},
+
+    {"planet", "radius", GALE_KT_REAL, OFF(planet.radius), "6371229.0", 1.0, BIG, NULL,
+     "planet radius [m]"},
+    {"planet", "scaling", GALE_KT_REAL, OFF(planet.scaling), "125.0", 1.0, BIG, NULL,
+     "small-planet factor X: the model sphere has radius radius/X"},
+    {"planet", "gravity", GALE_KT_REAL, OFF(planet.gravity), "9.80616", 0.0, BIG, NULL,
+     "gravitational acceleration [m s-2] (buoyancy of the initial perturbation)"},
+
+    {"physics", "bvf_square", GALE_KT_REAL, OFF(physics.bvf_square), "1.0e-4", 0.0, BIG, NULL,
+     "Brunt-Vaisala frequency squared N^2 [s-2]"},
+    {"physics", "speed_of_sound", GALE_KT_REAL, OFF(physics.speed_of_sound), "340.0", 1e-3, BIG,
+     NULL, "speed of sound c [m s-1]"},
+
+    {"timestepping", "dt", GALE_KT_REAL, OFF(timestepping.dt), "100.0", 1e-9, BIG, NULL,
+     "time step [s]"},
+    {"timestepping", "steps", GALE_KT_INT, OFF(timestepping.steps), "36", 0, 100000000, NULL,
+     "number of time steps"},
+    {"timestepping", "alpha", GALE_KT_REAL, OFF(timestepping.alpha), "0.5", 0.5, 1.0, NULL,
+     "Crank-Nicolson off-centring weight of the new time level (0.5: centred)"},
+
+    {"initial", "case", GALE_KT_ENUM, OFF(initial.kase), "gravity_wave", 0, 0,
+     "gravity_wave|balanced|normal_mode", "initial state / test case"},
+    {"initial", "mode", GALE_KT_ENUM, OFF(initial.mode), "vertical", 0, 0, "vertical|horizontal",
+     "normal_mode: horizontally uniform vertical mode, or spherical-harmonic horizontal mode"},
+    {"initial", "vertical_wavenumber", GALE_KT_INT, OFF(initial.vertical_wavenumber), "1", 1, 4096,
+     NULL, "normal_mode vertical: j in m = j pi / top"},
+    {"initial", "degree", GALE_KT_INT, OFF(initial.degree), "1", 1, 2, NULL,
+     "normal_mode horizontal: spherical-harmonic degree l (zonal, m = 0)"},
+    {"initial", "amplitude", GALE_KT_REAL, OFF(initial.amplitude), "1.0", 0.0, BIG, NULL,
+     "normal_mode and balanced: amplitude of p [m2 s-2]"},
+    {"initial", "dtheta", GALE_KT_REAL, OFF(initial.dtheta), "1.0", -BIG, BIG, NULL,
+     "gravity_wave: potential temperature perturbation [K]"},
+    {"initial", "theta0", GALE_KT_REAL, OFF(initial.theta0), "300.0", 1e-3, BIG, NULL,
+     "gravity_wave: reference potential temperature [K]; b = g dtheta / theta0"},
+    {"initial", "half_width", GALE_KT_REAL, OFF(initial.half_width), "5000.0", 1e-3, BIG, NULL,
+     "gravity_wave: half-width d of the perturbation on the model sphere [m]"},
+    {"initial", "vertical_wavelength", GALE_KT_REAL, OFF(initial.vertical_wavelength), "20000.0",
+     1e-3, BIG, NULL, "gravity_wave: vertical wavelength L_z of the perturbation [m]"},
+    {"initial", "centre_lon", GALE_KT_REAL, OFF(initial.centre_lon), "120.0", -360, 360, NULL,
+     "gravity_wave: longitude of the perturbation centre [degrees]"},
+    {"initial", "centre_lat", GALE_KT_REAL, OFF(initial.centre_lat), "0.0", -90, 90, NULL,
+     "gravity_wave: latitude of the perturbation centre [degrees]"},
+
+    {"solver", "method", GALE_KT_ENUM, OFF(solver.method), "cg", 0, 0,
+     "cg|pipelined_cg|bicgstab|gcr", "Krylov method for the Helmholtz problem"},
+    {"solver", "preconditioner", GALE_KT_ENUM, OFF(solver.preconditioner), "tridiagonal", 0, 0,
+     "none|diagonal|tridiagonal",
+     "tridiagonal: exact vertical solve per column, horizontal part lumped"},
+    {"solver", "tolerance", GALE_KT_REAL, OFF(solver.tolerance), "1.0e-10", 0.0, 1.0, NULL,
+     "relative tolerance: stop when |r| <= tolerance |b|"},
+    {"solver", "abs_tolerance", GALE_KT_REAL, OFF(solver.abs_tolerance), "0.0", 0.0, BIG, NULL,
+     "absolute tolerance: stop when |r| <= abs_tolerance (0: off)"},
+    {"solver", "max_iterations", GALE_KT_INT, OFF(solver.max_iterations), "500", 1, 1000000, NULL,
+     "iteration cap per solve"},
+    {"solver", "reproducible_sums", GALE_KT_BOOL, OFF(solver.reproducible_sums), "true", 0, 0,
+     NULL, "order-invariant global sums: bit-identical for any rank and thread count"},
+    {"solver", "fail_on_non_converged", GALE_KT_BOOL, OFF(solver.fail_on_non_converged), "true",
+     0, 0, NULL, "stop the run (with the residual history) when a solve does not converge"},
+    {"solver", "monitor_convergence", GALE_KT_BOOL, OFF(solver.monitor_convergence), "false", 0,
+     0, NULL, "log the residual of every iteration"},
+    {"solver", "precision", GALE_KT_ENUM, OFF(solver.precision), "double", 0, 0, "double|single",
+     "precision of the Krylov vectors and operator (single: as LFRic's default)"},
+    {"solver", "gcr_restart", GALE_KT_INT, OFF(solver.gcr_restart), "8", 1, 200, NULL,
+     "gcr: directions kept before a restart"},
+    {"solver", "replace_every", GALE_KT_INT, OFF(solver.replace_every), "50", 0, 1000000, NULL,
+     "pipelined_cg: recompute the true residual every this many iterations (0: only at the end)"},
+
+    {"partitioning", "method", GALE_KT_ENUM, OFF(partitioning.method), "sfc", 0, 0, "sfc|panel",
+     "sfc: Hilbert curve, any rank count; panel: LFRic blocks, ranks = 1 or 6*px*py"},
+
+    {"halo", "depth", GALE_KT_INT, OFF(halo.depth), "1", 1, 3, NULL, "halo depth in cells"},
+    {"halo", "redundant_computation", GALE_KT_BOOL, OFF(halo.redundant_computation), "false", 0,
+     0, NULL, "compute into the halo instead of exchanging where the depth allows"},
+    {"halo", "overlap", GALE_KT_BOOL, OFF(halo.overlap), "true", 0, 0, NULL,
+     "overlap halo exchanges with computation on inner cells"},
+    {"halo", "gpu_aware", GALE_KT_BOOL, OFF(halo.gpu_aware), "false", 0, 0, NULL,
+     "offload builds: hand device buffers to MPI"},
+
+    {"logging", "level", GALE_KT_ENUM, OFF(logging.level), "info", 0, 0, "error|warn|info|debug",
+     "log level"},
+    {"logging", "progress_every", GALE_KT_INT, OFF(logging.progress_every), "1", 0, 100000000,
+     NULL, "print a progress line every this many steps (0: never)"},
+};
+
+const int gale_nkeys = (int)(sizeof gale_keys / sizeof gale_keys[0]);

@@ -1,0 +1,16 @@
+/* The gale commands (src/). Each returns a process exit status. */
+#ifndef GALE_APP_H
+#define GALE_APP_H
+
+int gale_cmd_run(int argc, char **argv);        /* MPI: the model */
+int gale_cmd_partition(int argc, char **argv);  /* serial: partition statistics */
+int gale_cmd_mesh(int argc, char **argv);       /* serial: write the mesh file */
+int gale_cmd_version(void);
+/* Shared by the commands: the build description printed by --version and
+ * stored in reports (compiler, flags, ISA, offload target). */
+const char *gale_build_compiler(void);
+const char *gale_build_flags(void);
+const char *gale_build_isa(void);
+const char *gale_build_offload(void);
+
+#endif

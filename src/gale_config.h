@@ -1,0 +1,87 @@
+/* Run configuration: an INI file whose sections mirror LFRic namelists,
+ * command-line overrides --section.key=value, precedence
+ * defaults < file < command line. Strict: unknown sections/keys, malformed or
+ * out-of-range values and missing files are errors that name the file, line,
+ * key, value and what is allowed. An LFRic gravity_wave namelist (.nml) is
+ * accepted too (docs/lfric-namelist.md has the mapping).
+ *
+ * Every key is described once, in gale_keys[] (config_keys.c): type, default,
+ * range or choices and a one-line help. The parser, `gale help config`, the
+ * resolved-config dump and the README table all come from that table. */
+#ifndef GALE_CONFIG_H
+#define GALE_CONFIG_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+typedef enum {
+    GALE_KT_INT, GALE_KT_REAL, GALE_KT_BOOL, GALE_KT_STRING, GALE_KT_ENUM,
+    GALE_KT_MESH /* "C<N>" stored as int N */
+} gale_keytype_t;
+
+typedef struct {
+    const char *section, *key;
+    int type;            /* gale_keytype_t */
+    size_t offset;       /* of the int/double/char[] member in gale_config_t */
+    const char *def;     /* default, as text */
+    double min, max;     /* inclusive range for INT/REAL/MESH */
+    const char *choices; /* ENUM: "a|b|c", stored as the index */
+    const char *help;
+} gale_key_t;
+
+#define GALE_STR 256
+
+/* Enum values: the index in the key's choices list. */
+enum { GALE_EXT_UNIFORM = 0, GALE_EXT_STRETCHED = 1 };
+enum { GALE_CASE_GRAVITY_WAVE = 0, GALE_CASE_BALANCED = 1, GALE_CASE_NORMAL_MODE = 2 };
+enum { GALE_MODE_VERTICAL = 0, GALE_MODE_HORIZONTAL = 1 };
+enum { GALE_KRYLOV_CG = 0, GALE_KRYLOV_PIPECG = 1, GALE_KRYLOV_BICGSTAB = 2, GALE_KRYLOV_GCR = 3 };
+enum { GALE_PC_NONE = 0, GALE_PC_DIAGONAL = 1, GALE_PC_TRIDIAGONAL = 2 };
+enum { GALE_PREC_DOUBLE = 0, GALE_PREC_SINGLE = 1 };
+
+typedef struct {
+    struct { int n; } mesh;
+    struct { int levels; double top; int method; } extrusion;
+    struct { double radius, scaling, gravity; } planet;
+    struct { double bvf_square, speed_of_sound; } physics;
+    struct { double dt; int steps; double alpha; } timestepping;
+    struct {
+        int kase, mode, vertical_wavenumber, degree;
+        double amplitude, dtheta, theta0, half_width, vertical_wavelength, centre_lon, centre_lat;
+    } initial;
+    struct {
+        int method, preconditioner;
+        double tolerance, abs_tolerance;
+        int max_iterations, reproducible_sums, fail_on_non_converged, monitor_convergence;
+        int precision, gcr_restart, replace_every;
+    } solver;
+    struct { int method; } partitioning;
+    struct { int depth, redundant_computation, overlap, gpu_aware; } halo;
+    struct { int level, progress_every; } logging;
+    char source[GALE_STR]; /* the file read, or "" */
+} gale_config_t;
+
+extern const gale_key_t gale_keys[];
+extern const int gale_nkeys;
+
+/* All keys at their defaults (cannot fail: the defaults are checked by a test). */
+void gale_config_defaults(gale_config_t *cfg);
+
+/* Rank 0 reads path (may be NULL: defaults only) and applies the overrides
+ * ("--section.key=value" or "section.key=value"), then broadcasts the result.
+ * Collective over comm. Bad input: GALE_ERR_INPUT on every rank, the message
+ * printed once by rank 0. */
+int gale_config_load(gale_config_t *cfg, const char *path, int noverrides, char **overrides,
+                     MPI_Comm comm);
+/* Serial: the same, for one process (tests and the MPI-free commands). */
+int gale_config_parse(gale_config_t *cfg, const char *path, int noverrides, char **overrides);
+
+/* The resolved configuration as INI text (every key), NUL-terminated; returns
+ * the length it needs (like snprintf). */
+size_t gale_config_dump(const gale_config_t *cfg, char *buf, size_t n);
+/* Name of the value of an ENUM key, e.g. ("solver", "method", 0) -> "cg". */
+const char *gale_config_choice(const char *section, const char *key, int value);
+/* `gale help config`: the key table as text (Markdown when md != 0). */
+void gale_config_print_keys(int md);
+
+#endif

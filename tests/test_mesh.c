@@ -1,0 +1,134 @@
+/* Cubed-sphere mesh invariants (issue 2): area, Euler characteristic,
+ * edge/cell/vertex incidence, the 8 cube corners, z -> -z symmetry,
+ * edge geometry. */
+#include "gale_base.h"
+#include "gale_mesh.h"
+#include "gale_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void check_mesh(int n)
+{
+    gale_cs_t cs;
+    const double a = 6371229.0 / 125.0;
+    CHECK_OK(gale_cs_init(&cs, n, a));
+    gale_gid_t nc = cs.ncells, ne = cs.nedges, nv = cs.nverts;
+
+    /* V - E + F = 2 */
+    CHECK(nv - ne + nc == 2, "C%d: V-E+F = %lld", n, (long long)(nv - ne + nc));
+
+    /* areas sum to 4 pi a^2; long double accumulation so that the test
+     * measures the areas, not the summation */
+    long double area = 0;
+    for (gale_gid_t c = 0; c < nc; c++) area += gale_cs_cell_area(&cs, c);
+    CHECK_REL((double)area, 4 * GALE_PI * a * a, 1e-12);
+
+    /* every cell: 4 distinct edges, 4 distinct vertices, each edge lists the cell */
+    int *vcount = calloc((size_t)nv, sizeof(int));
+    int *ecount = calloc((size_t)ne, sizeof(int));
+    for (gale_gid_t c = 0; c < nc; c++) {
+        gale_gid_t e[4], v[4];
+        gale_cs_cell_edges(&cs, c, e);
+        gale_cs_cell_verts(&cs, c, v);
+        for (int s = 0; s < 4; s++) {
+            CHECK(e[s] >= 0 && e[s] < ne, "edge id %lld out of range", (long long)e[s]);
+            CHECK(v[s] >= 0 && v[s] < nv, "vertex id %lld out of range", (long long)v[s]);
+            for (int t = 0; t < s; t++) {
+                CHECK(e[s] != e[t], "C%d cell %lld repeats an edge", n, (long long)c);
+                CHECK(v[s] != v[t], "C%d cell %lld repeats a vertex", n, (long long)c);
+            }
+            gale_gid_t ec[2], ev[2];
+            gale_cs_edge_cells(&cs, e[s], ec);
+            CHECK(ec[0] == c || ec[1] == c, "edge %lld does not list cell %lld", (long long)e[s],
+                  (long long)c);
+            CHECK(gale_cs_cell_nbr(&cs, c, s) == (ec[0] == c ? ec[1] : ec[0]),
+                  "neighbour across side %d of %lld disagrees with the edge", s, (long long)c);
+            /* the edge's end vertices are the cell's side vertices */
+            gale_cs_edge_verts(&cs, e[s], ev);
+            gale_gid_t s0 = v[(s + 3) % 4], s1 = v[s];
+            CHECK((ev[0] == s0 && ev[1] == s1) || (ev[0] == s1 && ev[1] == s0),
+                  "edge %lld vertices differ from the side of cell %lld", (long long)e[s],
+                  (long long)c);
+            ecount[e[s]]++;
+            vcount[v[s]]++;
+        }
+    }
+    int three = 0, bad = 0;
+    for (gale_gid_t e = 0; e < ne; e++) {
+        gale_gid_t ec[2];
+        gale_cs_edge_cells(&cs, e, ec);
+        CHECK(ec[0] < ec[1], "edge %lld: cells %lld %lld not distinct/ordered", (long long)e,
+              (long long)ec[0], (long long)ec[1]);
+        bad += ecount[e] != 2;
+    }
+    CHECK(bad == 0, "C%d: %d edges not shared by exactly two cells", n, bad);
+    bad = 0;
+    for (gale_gid_t v = 0; v < nv; v++) {
+        three += vcount[v] == 3;
+        bad += vcount[v] != 3 && vcount[v] != 4;
+    }
+    CHECK(three == 8, "C%d: %d vertices shared by 3 cells, expected 8", n, three);
+    CHECK(bad == 0, "C%d: %d vertices with other than 3 or 4 cells", n, bad);
+
+    /* vertex neighbours: 8, or 7 for the 24 cells touching a cube corner */
+    int seven = 0;
+    for (gale_gid_t c = 0; c < nc; c++) {
+        gale_gid_t vn[8];
+        int k = gale_cs_cell_vnbrs(&cs, c, vn);
+        if (n >= 2) {
+            CHECK(k == 7 || k == 8, "cell %lld has %d vertex neighbours", (long long)c, k);
+            seven += k == 7;
+        }
+    }
+    if (n >= 2) CHECK(seven == 24, "C%d: %d cells with 7 vertex neighbours", n, seven);
+
+    /* z -> -z symmetry: every cell centre has an exact mirror image, with the
+     * same area to round-off (the triangle split is not mirror-symmetric) */
+    double *cz = malloc(sizeof(double) * 4 * (size_t)nc);
+    for (gale_gid_t c = 0; c < nc; c++) {
+        gale_cs_cell_centre(&cs, c, cz + 4 * c);
+        cz[4 * c + 3] = gale_cs_cell_area(&cs, c);
+    }
+    int unmatched = 0;
+    for (gale_gid_t c = 0; c < nc; c++) {
+        int found = 0;
+        for (gale_gid_t d = 0; d < nc && !found; d++)
+            found = cz[4 * d] == cz[4 * c] && cz[4 * d + 1] == cz[4 * c + 1] &&
+                    cz[4 * d + 2] == -cz[4 * c + 2] &&
+                    fabs(cz[4 * d + 3] - cz[4 * c + 3]) <= 1e-14 * cz[4 * c + 3];
+        unmatched += !found;
+    }
+    CHECK(unmatched == 0, "C%d: %d cells without a mirror image under z -> -z", n, unmatched);
+    free(cz);
+
+    /* edge geometry: normal is a tangent unit vector at the midpoint, pointing
+     * from the first to the second cell; lengths positive */
+    double lsum = 0;
+    for (gale_gid_t e = 0; e < ne; e++) {
+        gale_edge_geom_t g;
+        gale_cs_edge_geom(&cs, e, &g);
+        double nn = g.normal[0] * g.normal[0] + g.normal[1] * g.normal[1] + g.normal[2] * g.normal[2];
+        double nm = g.normal[0] * g.mid[0] + g.normal[1] * g.mid[1] + g.normal[2] * g.mid[2];
+        CHECK(fabs(nn - 1) < 1e-14 && fabs(nm) < 1e-14, "edge %lld normal not a unit tangent",
+              (long long)e);
+        CHECK(g.length > 0 && g.dist > 0, "edge %lld length %g dist %g", (long long)e, g.length,
+              g.dist);
+        lsum += g.length;
+    }
+    /* the mean edge length tends to the equal-area value sqrt(4 pi / 6N^2) a */
+    double mean = lsum / (double)ne, ideal = sqrt(4 * GALE_PI / (double)nc) * a;
+    if (n >= 8) CHECK(fabs(mean / ideal - 1) < 0.1, "C%d mean edge %g vs %g", n, mean, ideal);
+    free(vcount);
+    free(ecount);
+}
+
+int main(void)
+{
+    int ns[] = {1, 2, 3, 4, 7, 12, 24};
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) check_mesh(ns[k]);
+    /* bad input */
+    gale_cs_t cs;
+    CHECK(gale_cs_init(&cs, 0, 1.0) == GALE_ERR_INPUT, "C0 accepted");
+    return gale_test_result("test_mesh");
+}
