@@ -123,7 +123,7 @@ typedef struct {
 void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair,
                  const gale_dotpair_t *pairs, int reproducible, gale_rsum_t *acc);
 /* max |x| over columns [c0,c1), levels [k0,k1); NaN propagates as NaN. Also
- * returns the first non-finite entry's column and level in *bad_col/*bad_lev
+ * returns the first non-finite entry's column and level in bad_col, bad_lev
  * (-1 if none). */
 double gale_k_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x, int *bad_col,
                      int *bad_lev);

@@ -1,2 +1,317 @@
-/* placeholder: being written */
-typedef int gale_placeholder_t;
+/* CPU launch layer: OpenMP threads over columns (static schedule, so a column
+ * always runs whole on one thread), SIMD over levels, or across a batch of
+ * columns for the tridiagonal solve. */
+#include "gale_base.h"
+
+#define GALE_SIMD _Pragma("omp simd")
+#define GALE_SIMD_REDUCE(...) _Pragma("omp simd reduction(+ : a0, a1, a2, a3, a4, a5, a6, a7, nb)")
+#include "gale_kbodies.h"
+
+#include <limits.h>
+#include <math.h>
+#include <omp.h>
+#include <string.h>
+
+typedef struct {
+    void *scratch;      /* per-thread transposed batch for the tridiagonal solve */
+    size_t per_thread;  /* bytes */
+    int nthreads;
+} cpu_impl_t;
+
+/* kernel timers, sub-timers of "compute" */
+enum { KT_GRAD, KT_COLEXP, KT_BACKSUB, KT_RHS, KT_HELM, KT_PC, KT_VEC, KT_DOT, KT_CHECK, KT_N };
+static int kt[KT_N];
+static const char *const kt_names[KT_N] = {"grad_h", "col_explicit", "col_backsub", "rhs",
+                                           "helmholtz", "precond", "vector", "dots", "checks"};
+#define TSTART double t0_ = gale_wtime()
+#define TSTOP(id) gale_timer_add(kt[id], gale_wtime() - t0_)
+
+const char *gale_k_name(void) { return "cpu"; }
+
+int gale_k_init(gale_kmesh_t *km)
+{
+    for (int i = 0; i < KT_N; i++) kt[i] = gale_timer_register(kt_names[i], GALE_T_COMPUTE);
+    cpu_impl_t *im = NULL;
+    GALE_ALLOC(im, 1);
+    im->nthreads = omp_get_max_threads();
+    im->per_thread = (size_t)km->nlev * GALE_LANES * sizeof(double);
+    char *s = NULL;
+    GALE_ALLOC(s, im->per_thread * (size_t)im->nthreads);
+    im->scratch = s;
+    km->impl = im;
+    return GALE_OK;
+}
+
+void gale_k_finalize(gale_kmesh_t *km)
+{
+    cpu_impl_t *im = km->impl;
+    if (!im) return;
+    gale_free(im->scratch);
+    gale_free(im);
+    km->impl = NULL;
+}
+
+/* Host memory is the only memory: nothing to place or copy. */
+int gale_k_field_register(gale_field_t *f) { return GALE_OK; }
+void gale_k_field_release(gale_field_t *f) {}
+int gale_k_field_to_host(gale_field_t *f) { return GALE_OK; }
+int gale_k_field_to_device(gale_field_t *f) { return GALE_OK; }
+
+/* ---- dynamics ---- */
+
+void gale_k_grad_h(const gale_kmesh_t *km, int e0, int e1, double s, const double *in,
+                   const double *p, double *out)
+{
+    TSTART;
+#pragma omp parallel for schedule(static)
+    for (int e = e0; e < e1; e++) gale_kb_grad_h(km, e, s, in, p, out);
+    TSTOP(KT_GRAD);
+}
+
+void gale_k_col_explicit(const gale_kmesh_t *km, int c0, int c1, double cw, const double *w,
+                         const double *b, const double *p, double *rb, double *ws)
+{
+    TSTART;
+#pragma omp parallel for schedule(static)
+    for (int c = c0; c < c1; c++) gale_kb_col_explicit(km, c, cw, w, b, p, rb, ws);
+    TSTOP(KT_COLEXP);
+}
+
+void gale_k_col_backsub(const gale_kmesh_t *km, int c0, int c1, const double *p,
+                        const double *ws, const double *rb, double *w, double *b)
+{
+    TSTART;
+#pragma omp parallel for schedule(static)
+    for (int c = c0; c < c1; c++) gale_kb_col_backsub(km, c, p, ws, rb, w, b);
+    TSTOP(KT_BACKSUB);
+}
+
+void gale_k_rhs(const gale_kmesh_t *km, int c0, int c1, const double *p, const double *fu,
+                const double *fw, double *rhs)
+{
+    TSTART;
+#pragma omp parallel for schedule(static)
+    for (int c = c0; c < c1; c++) gale_kb_rhs(km, c, p, fu, fw, rhs);
+    TSTOP(KT_RHS);
+}
+
+/* ---- vectors: whole column blocks, padding included (it stays zero) ---- */
+
+void gale_k_axpby(int prec, int c0, int c1, int stride, double a, const void *x, double b,
+                  const void *y, void *out)
+{
+    TSTART;
+    size_t i0 = (size_t)c0 * stride, i1 = (size_t)c1 * stride;
+    if (prec == GALE_F64) {
+        const double *xd = x, *yd = y;
+        double *od = out;
+#pragma omp parallel for simd schedule(static)
+        for (size_t i = i0; i < i1; i++) od[i] = a * xd[i] + b * yd[i];
+    } else {
+        const float *xf = x, *yf = y;
+        float *of = out;
+        const float af = (float)a, bf = (float)b;
+#pragma omp parallel for simd schedule(static)
+        for (size_t i = i0; i < i1; i++) of[i] = af * xf[i] + bf * yf[i];
+    }
+    TSTOP(KT_VEC);
+}
+
+void gale_k_copy(int prec, int c0, int c1, int stride, const void *x, void *out)
+{
+    TSTART;
+    size_t es = prec == GALE_F64 ? 8 : 4;
+    memcpy((char *)out + (size_t)c0 * stride * es, (const char *)x + (size_t)c0 * stride * es,
+           (size_t)(c1 - c0) * stride * es);
+    TSTOP(KT_VEC);
+}
+
+void gale_k_convert(int prec_in, const void *x, int prec_out, void *out, int c0, int c1,
+                    int stride)
+{
+    TSTART;
+    size_t i0 = (size_t)c0 * stride, i1 = (size_t)c1 * stride;
+    if (prec_in == prec_out) {
+        size_t es = prec_in == GALE_F64 ? 8 : 4;
+        memcpy((char *)out + i0 * es, (const char *)x + i0 * es, (i1 - i0) * es);
+    } else if (prec_in == GALE_F64) {
+        const double *xd = x;
+        float *of = out;
+#pragma omp parallel for simd schedule(static)
+        for (size_t i = i0; i < i1; i++) of[i] = (float)xd[i];
+    } else {
+        const float *xf = x;
+        double *od = out;
+#pragma omp parallel for simd schedule(static)
+        for (size_t i = i0; i < i1; i++) od[i] = (double)xf[i];
+    }
+    TSTOP(KT_VEC);
+}
+
+/* ---- solver operators ---- */
+
+void gale_k_helmholtz(const gale_kmesh_t *km, int prec, int c0, int c1, const void *x, void *y)
+{
+    TSTART;
+    if (prec == GALE_F64) {
+#pragma omp parallel for schedule(static)
+        for (int c = c0; c < c1; c++) gale_kb_helmholtz_d(km, c, x, y);
+    } else {
+#pragma omp parallel for schedule(static)
+        for (int c = c0; c < c1; c++) gale_kb_helmholtz_f(km, c, x, y);
+    }
+    TSTOP(KT_HELM);
+}
+
+void gale_k_pc_diag(const gale_kmesh_t *km, int prec, int c0, int c1, const void *r, void *z)
+{
+    TSTART;
+    if (prec == GALE_F64) {
+#pragma omp parallel for schedule(static)
+        for (int c = c0; c < c1; c++) gale_kb_pc_diag_d(km, c, r, z);
+    } else {
+#pragma omp parallel for schedule(static)
+        for (int c = c0; c < c1; c++) gale_kb_pc_diag_f(km, c, r, z);
+    }
+    TSTOP(KT_PC);
+}
+
+void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const void *r, void *z)
+{
+    TSTART;
+    const cpu_impl_t *im = km->impl;
+    const int L = GALE_LANES, b0 = c0 / L, b1 = (c1 + L - 1) / L;
+#pragma omp parallel
+    {
+        void *t = (char *)im->scratch + im->per_thread * (size_t)omp_get_thread_num();
+#pragma omp for schedule(static)
+        for (int b = b0; b < b1; b++) {
+            int l0 = c0 - b * L > 0 ? c0 - b * L : 0;
+            int l1 = c1 - b * L < L ? c1 - b * L : L;
+            if (prec == GALE_F64) gale_kb_tridiag_batch_d(km, b, l0, l1, r, z, t);
+            else gale_kb_tridiag_batch_f(km, b, l0, l1, r, z, t);
+        }
+    }
+    TSTOP(KT_PC);
+}
+
+/* ---- global-sum local parts ---- */
+
+void gale_rsum_zero(gale_rsum_t *s) { memset(s, 0, sizeof *s); }
+
+void gale_rsum_merge(gale_rsum_t *into, const gale_rsum_t *s)
+{
+    for (int j = 0; j < GALE_RSUM_WORDS; j++) into->w[j] += s->w[j];
+    into->bad += s->bad;
+    into->plain += s->plain;
+}
+
+void gale_rsum_normalise(gale_rsum_t *s)
+{
+    const int64_t half = (int64_t)1 << 45;
+    for (int j = GALE_RSUM_WORDS - 1; j > 0; j--) {
+        int64_t v = s->w[j];
+        int64_t c = v >= 0 ? (v + half) >> 46 : -((-v + half) >> 46);
+        s->w[j] = v - c * ((int64_t)1 << 46);
+        s->w[j - 1] += c;
+    }
+}
+
+void gale_rsum_add(gale_rsum_t *s, double x)
+{
+    const double one = 1.0;
+    gale_kb_rsum_d(0, 1, 1.0, NULL, &x, &one, s->w, &s->bad);
+    s->plain += x;
+}
+
+double gale_rsum_value(const gale_rsum_t *s)
+{
+    gale_rsum_t t = *s;
+    gale_rsum_normalise(&t);
+    double v = 0;
+    for (int j = GALE_RSUM_WORDS - 1; j >= 0; j--) v += (double)t.w[j] * ldexp(1.0, 138 - 46 * j);
+    return v;
+}
+
+void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair,
+                 const gale_dotpair_t *pairs, int reproducible, gale_rsum_t *acc)
+{
+    TSTART;
+    const int nt = omp_get_max_threads();
+    gale_rsum_t part[nt][npair];
+    /* each column adds at most ceil(levels/64) block sums of < 2^52 to a
+     * word; normalise before 2^10 of them could overflow the int64 headroom */
+    const int blocks = (k1 - k0 + GALE_RSUM_BLOCK - 1) / GALE_RSUM_BLOCK;
+    const int every = blocks > 0 ? (1 << 10) / blocks : 1 << 10;
+#pragma omp parallel
+    {
+        const int t = omp_get_thread_num();
+        for (int j = 0; j < npair; j++) gale_rsum_zero(&part[t][j]);
+        int since = 0;
+#pragma omp for schedule(static)
+        for (int c = c0; c < c1; c++) {
+            const size_t o = (size_t)c * stride;
+            for (int j = 0; j < npair; j++) {
+                const gale_dotpair_t *q = &pairs[j];
+                const double wc = q->wc ? q->wc[c] : 1.0;
+                gale_rsum_t *a = &part[t][j];
+                if (prec == GALE_F64) {
+                    const double *x = (const double *)q->x + o, *y = (const double *)q->y + o;
+                    if (reproducible) gale_kb_rsum_d(k0, k1, wc, q->wl, x, y, a->w, &a->bad);
+                    else a->plain += gale_kb_psum_d(k0, k1, wc, q->wl, x, y);
+                } else {
+                    const float *x = (const float *)q->x + o, *y = (const float *)q->y + o;
+                    if (reproducible) gale_kb_rsum_f(k0, k1, wc, q->wl, x, y, a->w, &a->bad);
+                    else a->plain += gale_kb_psum_f(k0, k1, wc, q->wl, x, y);
+                }
+            }
+            if (reproducible && ++since >= every) {
+                for (int j = 0; j < npair; j++) gale_rsum_normalise(&part[t][j]);
+                since = 0;
+            }
+        }
+    }
+    /* merged in thread order: the integer words do not care, and the plain
+     * sum is at least repeatable for a fixed thread count */
+    for (int t = 0; t < nt; t++)
+        for (int j = 0; j < npair; j++) {
+            gale_rsum_normalise(&part[t][j]);
+            gale_rsum_merge(&acc[j], &part[t][j]);
+        }
+    for (int j = 0; j < npair; j++) gale_rsum_normalise(&acc[j]);
+    TSTOP(KT_DOT);
+}
+
+double gale_k_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x, int *bad_col,
+                     int *bad_lev)
+{
+    TSTART;
+    double m = 0;
+    int bc = INT_MAX;
+#pragma omp parallel for schedule(static) reduction(max : m) reduction(min : bc)
+    for (int c = c0; c < c1; c++) {
+        const double *xc = x + (size_t)c * stride;
+        double mc = 0;
+        int finite = 1;
+        for (int k = k0; k < k1; k++) {
+            double a = fabs(xc[k]);
+            finite &= isfinite(a);
+            mc = a > mc ? a : mc;
+        }
+        if (mc > m) m = mc;
+        if (!finite && c < bc) bc = c;
+    }
+    *bad_col = -1;
+    *bad_lev = -1;
+    if (bc != INT_MAX) {
+        for (int k = k0; k < k1; k++)
+            if (!isfinite(x[(size_t)bc * stride + k])) {
+                *bad_col = bc;
+                *bad_lev = k;
+                break;
+            }
+        m = NAN;
+    }
+    TSTOP(KT_CHECK);
+    return m;
+}

@@ -1,4 +1,201 @@
-/* placeholder */
+/* gale partition: statistics of a partition of C<N> into P ranks, for
+ * planning runs on machines one does not have. Serial: it never initialises
+ * MPI, so it runs on a login node without mpiexec. */
 #include "gale_app.h"
+#include "gale_base.h"
+#include "gale_partition.h"
+
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
-int gale_cmd_partition(int argc, char **argv) { fprintf(stderr, "not yet\n"); return 1; }
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_N 8192 /* gale_cs_init's limit */
+
+static void help(FILE *out)
+{
+    fprintf(out,
+            "usage: gale partition --mesh C<N> --levels L --ranks P [--halo-depth d]\n"
+            "                      [--method sfc|panel] [--json]\n"
+            "\n"
+            "Partition statistics without MPI and without running the model: owned cells,\n"
+            "halo cells per depth, halo edges, neighbour ranks, halo bytes per exchange\n"
+            "(one cell field and one edge field, L levels of doubles), imbalance and the\n"
+            "number of messages per exchange, as min/mean/max over ranks.\n"
+            "\n"
+            "  --mesh C<N>        cubed sphere with N x N cells per panel (1 <= N <= %d)\n"
+            "  --levels L         vertical levels (>= 1)\n"
+            "  --ranks P          ranks, 1 .. 6 N^2\n"
+            "  --halo-depth d     halo depth, 1 .. %d (default 1)\n"
+            "  --method sfc|panel space-filling curve, any P (default); or panel blocks,\n"
+            "                     P = 1 or 6 px py\n"
+            "  --json             one JSON object instead of the table\n"
+            "\n"
+            "Options take their value as the next argument or after '='.\n"
+            "docs/partitioning.md explains the numbers.\n",
+            MAX_N, GALE_MAX_DEPTH);
+}
+
+/* A whole number in [lo, hi]. */
+static int parse_int(const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int bad(const char *opt, const char *val, const char *allowed)
+{
+    fprintf(stderr, "gale partition: %s '%s': %s\n", opt, val, allowed);
+    return 2;
+}
+
+static void json_mmm(const char *key, gale_mmm_t m, int comma)
+{
+    printf("\"%s\": {\"min\": %.10g, \"mean\": %.10g, \"max\": %.10g}%s", key, m.min, m.mean,
+           m.max, comma ? ", " : "");
+}
+
+static void row(const char *what, gale_mmm_t m, double scale, const char *fmt)
+{
+    char a[32], b[32], c[32];
+    snprintf(a, sizeof a, fmt, m.min / scale);
+    snprintf(b, sizeof b, scale == 1 ? "%.2f" : "%.4f", m.mean / scale);
+    snprintf(c, sizeof c, fmt, m.max / scale);
+    printf("  %-36s %12s %12s %12s\n", what, a, b, c);
+}
+
+static void print_table(int n, const gale_cs_t *cs, const gale_partition_t *part,
+                        const gale_part_stats_t *st, double secs)
+{
+    const double mib = 1024.0 * 1024.0;
+    printf("gale partition: C%d (%lld cells), %d levels, %d ranks, method %s", n,
+           (long long)cs->ncells, st->nlev, st->nranks, gale_part_method_name(part->method));
+    if (part->method == GALE_PART_PANEL && part->px > 0)
+        printf(" (%d x %d blocks per panel)", part->px, part->py);
+    printf(", halo depth %d\n\n", st->depth);
+    printf("  %-36s %12s %12s %12s\n", "per rank", "min", "mean", "max");
+    row("owned cells", st->owned, 1, "%.0f");
+    for (int d = 1; d <= st->depth; d++) {
+        char what[48];
+        snprintf(what, sizeof what, "halo cells at depth %d", d);
+        row(what, st->halo[d], 1, "%.0f");
+    }
+    row("halo edges (not owned, all depths)", st->halo_edges, 1, "%.0f");
+    row("neighbour ranks", st->nbrs, 1, "%.0f");
+    char what[64];
+    snprintf(what, sizeof what, "halo MiB/exchange, cell field x %d", st->nlev);
+    row(what, st->bytes_cell, mib, "%.4f");
+    snprintf(what, sizeof what, "halo MiB/exchange, edge field x %d", st->nlev);
+    row(what, st->bytes_edge, mib, "%.4f");
+    printf("\n  imbalance (max owned / mean - 1)     %.4f\n", st->imbalance);
+    printf("  messages per cell-field exchange     %.0f (all ranks)\n", st->total_messages);
+    printf("  time                                 %.2f s\n", secs);
+}
+
+static void print_json(int n, const gale_partition_t *part, const gale_part_stats_t *st,
+                       double secs)
+{
+    printf("{\"mesh\": \"C%d\", \"levels\": %d, \"ranks\": %d, \"method\": \"%s\", "
+           "\"halo_depth\": %d, ",
+           n, st->nlev, st->nranks, gale_part_method_name(part->method), st->depth);
+    json_mmm("owned", st->owned, 1);
+    printf("\"halo_cells\": {");
+    for (int d = 1; d <= st->depth; d++) {
+        char key[8];
+        snprintf(key, sizeof key, "%d", d);
+        json_mmm(key, st->halo[d], d < st->depth);
+    }
+    printf("}, ");
+    json_mmm("halo_edges", st->halo_edges, 1);
+    json_mmm("neighbours", st->nbrs, 1);
+    json_mmm("halo_bytes_cell", st->bytes_cell, 1);
+    json_mmm("halo_bytes_edge", st->bytes_edge, 1);
+    printf("\"imbalance\": %.10g, \"messages_per_exchange\": %.0f, \"seconds\": %.3f}\n",
+           st->imbalance, st->total_messages, secs);
+}
+
+int gale_cmd_partition(int argc, char **argv)
+{
+    int n = 0, nlev = 0, P = 0, depth = 1, method = GALE_PART_SFC, json = 0;
+    const char *ranks_arg = NULL;
+    for (int a = 1; a < argc; a++) {
+        char opt[64];
+        const char *val = NULL, *eq = strchr(argv[a], '=');
+        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+            help(stdout);
+            return 0;
+        }
+        if (strcmp(argv[a], "--json") == 0) {
+            json = 1;
+            continue;
+        }
+        /* --opt value or --opt=value */
+        size_t len = eq ? (size_t)(eq - argv[a]) : strlen(argv[a]);
+        if (len >= sizeof opt) len = sizeof opt - 1;
+        memcpy(opt, argv[a], len);
+        opt[len] = 0;
+        int known = strcmp(opt, "--mesh") == 0 || strcmp(opt, "--levels") == 0 ||
+                    strcmp(opt, "--ranks") == 0 || strcmp(opt, "--halo-depth") == 0 ||
+                    strcmp(opt, "--method") == 0;
+        if (!known) {
+            fprintf(stderr, "gale partition: unknown option '%s' (allowed: --mesh, --levels, "
+                            "--ranks, --halo-depth, --method, --json, --help)\n", argv[a]);
+            return 2;
+        }
+        if (eq) val = eq + 1;
+        else if (a + 1 < argc) val = argv[++a];
+        else {
+            fprintf(stderr, "gale partition: option %s needs a value (see gale partition --help)\n",
+                    opt);
+            return 2;
+        }
+        if (strcmp(opt, "--mesh") == 0) {
+            if ((val[0] != 'C' && val[0] != 'c') || parse_int(val + 1, 1, MAX_N, &n))
+                return bad(opt, val, "expected C<N> with N a whole number from 1 to 8192, e.g. C24");
+        } else if (strcmp(opt, "--levels") == 0) {
+            if (parse_int(val, 1, INT_MAX, &nlev))
+                return bad(opt, val, "must be a whole number >= 1");
+        } else if (strcmp(opt, "--ranks") == 0) {
+            if (parse_int(val, 1, INT_MAX, &P))
+                return bad(opt, val, "must be a whole number >= 1 (and at most 6 N^2)");
+            ranks_arg = val;
+        } else if (strcmp(opt, "--halo-depth") == 0) {
+            if (parse_int(val, 1, GALE_MAX_DEPTH, &depth))
+                return bad(opt, val, "must be 1, 2 or 3");
+        } else if ((method = gale_part_method_parse(val)) < 0) {
+            return bad(opt, val, "allowed are sfc and panel");
+        }
+    }
+    if (!n || !nlev || !P) {
+        fprintf(stderr, "gale partition: missing %s (usage: gale partition --mesh C<N> --levels L "
+                        "--ranks P [--halo-depth d] [--method sfc|panel] [--json])\n",
+                !n ? "--mesh" : !nlev ? "--levels" : "--ranks");
+        return 2;
+    }
+    if ((int64_t)P > 6 * (int64_t)n * n) {
+        fprintf(stderr, "gale partition: --ranks '%s': must be between 1 and %lld for C%d "
+                        "(6 N^2, one cell per rank)\n", ranks_arg, 6 * (long long)n * n, n);
+        return 2;
+    }
+
+    double t0 = gale_wtime();
+    gale_cs_t cs;
+    gale_partition_t part;
+    gale_part_stats_t st;
+    int err = gale_cs_init(&cs, n, 1.0);
+    if (!err) err = gale_partition_build(&cs, P, method, &part);
+    if (err) return err == GALE_ERR_INPUT ? 2 : 1;
+    err = gale_partition_stats(&cs, &part, depth, nlev, &st);
+    double secs = gale_wtime() - t0;
+    if (!err) {
+        if (json) print_json(n, &part, &st, secs);
+        else print_table(n, &cs, &part, &st, secs);
+    }
+    gale_partition_free(&part);
+    return err == GALE_OK ? 0 : err == GALE_ERR_INPUT ? 2 : 1;
+}

@@ -1,4 +1,342 @@
-/* placeholder */
+/* `gale run`: the model under MPI, with progress lines, the end-of-run
+ * summary and the JSON run report.
+ *
+ * Error discipline: a failure every rank detects together (bad input, a
+ * solver that does not converge, a NaN found by a global check) ends the run
+ * through MPI_Finalize with the same non-zero status everywhere; any other
+ * failure is local to a rank, so it aborts the job rather than leave the
+ * others waiting in a collective. */
 #include "gale_app.h"
+#include "gale_base.h"
+#include "gale_io.h"
+#include "gale_model.h"
+#include "gale_report.h"
+
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
-int gale_cmd_run(int argc, char **argv) { fprintf(stderr, "not yet\n"); return 1; }
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const char *config;
+    const char *report;
+    int noverrides;
+    char **overrides;
+} run_args_t;
+
+static void run_usage(FILE *out)
+{
+    fputs("usage: gale run [CONFIG.ini|CONFIG.nml] [--section.key=value ...] [--report FILE.json]\n"
+          "\n"
+          "Runs the model; start it with mpiexec -n P for P ranks, OMP_NUM_THREADS for threads.\n"
+          "CONFIG is an INI file (configs/default.ini) or an LFRic gravity_wave namelist.\n"
+          "Overrides take precedence over the file, which takes precedence over the defaults;\n"
+          "`gale help config` lists every key. --report writes the JSON run report.\n",
+          out);
+}
+
+/* Returns 0 to run, 1 for --help, 2 for bad arguments (message printed). */
+static int parse_args(int argc, char **argv, run_args_t *a, char **ov)
+{
+    memset(a, 0, sizeof *a);
+    a->overrides = ov;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) return 1;
+        if (strcmp(s, "--report") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "gale: error: --report needs a file name\n");
+                return 2;
+            }
+            a->report = argv[++i];
+        } else if (strncmp(s, "--report=", 9) == 0) {
+            a->report = s + 9;
+        } else if (strncmp(s, "--", 2) == 0 && strchr(s, '.') && strchr(s, '=')) {
+            ov[a->noverrides++] = argv[i];
+        } else if (s[0] == '-') {
+            fprintf(stderr,
+                    "gale: error: run: unknown option '%s' (expected --section.key=value, "
+                    "--report FILE or --help)\n", s);
+            return 2;
+        } else if (!a->config) {
+            a->config = s;
+        } else {
+            fprintf(stderr, "gale: error: run: a second configuration file '%s' (after '%s')\n",
+                    s, a->config);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* Rank 0 checks that the report can be written before the run starts. */
+static int check_report_path(const char *path, MPI_Comm comm, int rank)
+{
+    int ok = 1;
+    char msg[512] = "";
+    if (rank == 0 && path) {
+        char tmp[4096];
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        FILE *f = fopen(tmp, "w");
+        if (!f) {
+            snprintf(msg, sizeof msg, "cannot write the report '%s': %s", path, strerror(errno));
+            ok = 0;
+        } else {
+            fclose(f);
+            remove(tmp);
+        }
+    }
+    GALE_MPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+    if (!ok) {
+        if (rank == 0) GALE_ERROR(GALE_ERR_INPUT, "%s", msg);
+        return GALE_ERR_INPUT;
+    }
+    return GALE_OK;
+}
+
+static void print_header(const gale_model_t *m)
+{
+    const gale_config_t *c = &m->cfg;
+    gale_log(GALE_LOG_INFO, "gale %s  (%s, %s, kernels: %s)", gale_version(), gale_build_compiler(),
+             gale_build_isa(), gale_k_name());
+    gale_log(GALE_LOG_INFO, "config:    %s", c->source[0] ? c->source : "(defaults)");
+    gale_log(GALE_LOG_INFO,
+             "mesh:      C%d, %d levels (%s) to %.0f m, radius %.1f m (X = %g), %lld columns",
+             c->mesh.n, c->extrusion.levels, gale_config_choice("extrusion", "method", c->extrusion.method),
+             c->extrusion.top, m->cs.radius, c->planet.scaling, (long long)m->cs.ncells);
+    gale_log(GALE_LOG_INFO, "case:      %s, dt %g s, %d steps, alpha %g",
+             gale_config_choice("initial", "case", c->initial.kase), c->timestepping.dt,
+             c->timestepping.steps, c->timestepping.alpha);
+    gale_log(GALE_LOG_INFO, "parallel:  %d ranks x %d threads, partition %s, halo depth %d%s%s",
+             m->nranks, m->nthreads, gale_part_method_name(c->partitioning.method), c->halo.depth,
+             c->halo.redundant_computation ? ", redundant computation" : "",
+             c->halo.overlap ? ", overlap" : "");
+    gale_log(GALE_LOG_INFO, "solver:    %s + %s, %s precision, tolerance %g, %s sums",
+             gale_solver_method_name(c->solver.method), gale_solver_pc_name(c->solver.preconditioner),
+             gale_config_choice("solver", "precision", c->solver.precision), c->solver.tolerance,
+             c->solver.reproducible_sums ? "reproducible" : "plain");
+}
+
+static int write_report(const char *path, gale_model_t *m, const gale_timing_t *tm, double wall,
+                        const double sums[4], double omega, double omega0, long long halo_bytes,
+                        long long halo_msgs)
+{
+    char tmp[4096], mpi[MPI_MAX_LIBRARY_VERSION_STRING + 32], h5[64], hex[17];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) GALE_ERROR(GALE_ERR_IO, "cannot write '%s': %s", tmp, strerror(errno));
+    const gale_config_t *c = &m->cfg;
+    const gale_solver_stats_t *st = gale_solver_stats(m->solver);
+    const int steps = m->step;
+    const double colupd = (double)m->cs.ncells * c->extrusion.levels * steps;
+    gale_json_t j;
+    gale_json_open(&j, f);
+    gale_json_str(&j, "gale_version", gale_version());
+    gale_json_obj(&j, "build");
+    gale_json_str(&j, "compiler", gale_build_compiler());
+    gale_json_str(&j, "flags", gale_build_flags());
+    gale_json_str(&j, "isa", gale_build_isa());
+    gale_json_str(&j, "offload", gale_build_offload());
+    gale_json_str(&j, "kernels", gale_k_name());
+    gale_build_mpi(mpi, sizeof mpi);
+    gale_json_str(&j, "mpi", mpi);
+    gale_io_version(h5, sizeof h5);
+    gale_json_str(&j, "hdf5", h5);
+    gale_json_end(&j, '}');
+    gale_json_obj(&j, "config");
+    gale_json_str(&j, "source", c->source);
+    gale_json_config(&j, "resolved", c);
+    gale_json_end(&j, '}');
+    gale_json_int(&j, "ranks", m->nranks);
+    gale_json_int(&j, "threads", m->nthreads);
+    gale_json_int(&j, "steps", steps);
+    gale_json_num(&j, "setup_s", m->setup_s);
+    gale_json_num(&j, "wall_s", wall);
+    gale_json_num(&j, "time_per_step_s", steps ? wall / steps : 0);
+    gale_json_obj(&j, "fom");
+    gale_json_num(&j, "column_updates_per_s", wall > 0 ? colupd / wall : 0);
+    gale_json_num(&j, "column_updates_per_s_per_core",
+                  wall > 0 ? colupd / wall / (m->nranks * m->nthreads) : 0);
+    gale_json_end(&j, '}');
+    gale_json_obj(&j, "checksums");
+    for (int i = 0; i < 4; i++) {
+        gale_hex_bits(sums[i], hex);
+        gale_json_str(&j, gale_prognostic_names[i], hex);
+    }
+    gale_json_end(&j, '}');
+    gale_json_obj(&j, "checksum_values");
+    for (int i = 0; i < 4; i++) gale_json_num(&j, gale_prognostic_names[i], sums[i]);
+    gale_json_end(&j, '}');
+    gale_json_obj(&j, "energy");
+    gale_json_num(&j, "initial", m->energy0);
+    gale_json_num(&j, "final", m->energy);
+    gale_json_num(&j, "rel_change", m->energy0 > 0 ? (m->energy - m->energy0) / m->energy0 : 0);
+    gale_json_num(&j, "max_step_increase", m->max_step_increase);
+    gale_json_end(&j, '}');
+    gale_json_num(&j, "max_w", m->max_w);
+    gale_json_obj(&j, "solver");
+    gale_json_str(&j, "method", gale_solver_method_name(c->solver.method));
+    gale_json_str(&j, "preconditioner", gale_solver_pc_name(c->solver.preconditioner));
+    gale_json_str(&j, "precision", gale_config_choice("solver", "precision", c->solver.precision));
+    gale_json_int(&j, "solves", st->solves);
+    gale_json_int(&j, "iterations_total", st->iterations);
+    gale_json_num(&j, "iterations_mean", st->solves ? (double)st->iterations / st->solves : 0);
+    gale_json_int(&j, "global_sums", st->global_sums);
+    gale_json_bool(&j, "reproducible_sums", c->solver.reproducible_sums);
+    gale_json_bool(&j, "converged", st->converged);
+    gale_json_num(&j, "final_residual", st->last_bnorm > 0 ? st->last_rnorm / st->last_bnorm : 0);
+    gale_json_end(&j, '}');
+    gale_json_obj(&j, "halo");
+    gale_json_int(&j, "depth", c->halo.depth);
+    gale_json_bool(&j, "redundant_computation", c->halo.redundant_computation);
+    gale_json_bool(&j, "overlap", c->halo.overlap);
+    gale_json_int(&j, "bytes_per_exchange", halo_bytes);
+    gale_json_int(&j, "messages_per_exchange", halo_msgs);
+    gale_json_end(&j, '}');
+    gale_json_obj(&j, "timers");
+    for (int i = 0; i < tm->n; i++) {
+        gale_json_obj(&j, tm->name[i]);
+        gale_json_num(&j, "min_s", tm->min[i]);
+        gale_json_num(&j, "mean_s", tm->mean[i]);
+        gale_json_num(&j, "max_s", tm->max[i]);
+        gale_json_int(&j, "count", tm->count[i]);
+        if (tm->parent[i] >= 0) gale_json_str(&j, "category", tm->name[tm->parent[i]]);
+        gale_json_end(&j, '}');
+    }
+    gale_json_end(&j, '}');
+    gale_json_obj(&j, "transfers");
+    gale_json_num(&j, "h2d_bytes_per_step", 0);
+    gale_json_num(&j, "d2h_bytes_per_step", 0);
+    gale_json_end(&j, '}');
+    if (c->initial.kase == GALE_CASE_NORMAL_MODE) {
+        gale_json_obj(&j, "normal_mode");
+        gale_json_str(&j, "mode", gale_config_choice("initial", "mode", c->initial.mode));
+        gale_json_num(&j, "omega_measured", omega);
+        gale_json_num(&j, "omega_analytic", omega0);
+        gale_json_num(&j, "rel_error", omega > 0 ? (omega - omega0) / omega0 : 0);
+        gale_json_end(&j, '}');
+    }
+    gale_json_close(&j);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        remove(tmp);
+        GALE_ERROR(GALE_ERR_IO, "writing the report '%s' failed", path);
+    }
+    if (rename(tmp, path) != 0) {
+        remove(tmp);
+        GALE_ERROR(GALE_ERR_IO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+    }
+    return GALE_OK;
+}
+
+static int run(const run_args_t *a, MPI_Comm comm, int rank)
+{
+    gale_config_t cfg;
+    GALE_CALL(gale_config_load(&cfg, a->config, a->noverrides, a->overrides, comm));
+    gale_log_setup(rank, cfg.logging.level);
+    GALE_CALL(check_report_path(a->report, comm, rank));
+    gale_model_t m;
+    GALE_CALL(gale_model_setup(&m, &cfg, comm));
+    print_header(&m);
+    const int steps = cfg.timestepping.steps, every = cfg.logging.progress_every;
+    gale_timer_reset();
+    GALE_MPI(MPI_Barrier(comm));
+    const double t0 = gale_wtime();
+    for (int s = 0; s < steps; s++) {
+        GALE_CALL(gale_model_step(&m));
+        if (every > 0 && (m.step % every == 0 || m.step == steps)) {
+            const gale_solver_stats_t *st = gale_solver_stats(m.solver);
+            double el = gale_wtime() - t0;
+            gale_log(GALE_LOG_INFO,
+                     "step %5d/%d  t %9.1f s  %s it %3d  |r|/|b| %.2e  dE/E0 %+.3e  max|w| %.3e m/s"
+                     "  elapsed %.2f s  left %.2f s",
+                     m.step, steps, m.time, gale_solver_method_name(cfg.solver.method),
+                     st->last_iterations, st->last_bnorm > 0 ? st->last_rnorm / st->last_bnorm : 0,
+                     m.energy0 > 0 ? (m.energy - m.energy0) / m.energy0 : 0, m.max_w, el,
+                     el / m.step * (steps - m.step));
+        }
+    }
+    const double wall = gale_wtime() - t0;
+    double sums[4];
+    GALE_CALL(gale_model_checksums(&m, sums));
+    gale_timing_t tm;
+    GALE_CALL(gale_timing_reduce(comm, wall, &tm));
+    long long hb = (long long)gale_halo_bytes(m.halo_p), hm = gale_halo_messages(m.halo_p);
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &hb, 1, MPI_LONG_LONG, MPI_SUM, comm));
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &hm, 1, MPI_LONG_LONG, MPI_SUM, comm));
+    double omega, omega0;
+    gale_model_mode_frequency(&m, &omega, &omega0);
+
+    const gale_solver_stats_t *st = gale_solver_stats(m.solver);
+    const double colupd = (double)m.cs.ncells * cfg.extrusion.levels * steps;
+    if (rank == 0) {
+        char hex[17];
+        printf("\n== summary ==\n");
+        printf("steps %d, wall %.3f s, %.4f s per step, setup %.3f s\n", steps, wall,
+               steps ? wall / steps : 0, m.setup_s);
+        printf("figure of merit: %.4e column updates/s, %.4e per core (%d ranks x %d threads)\n",
+               wall > 0 ? colupd / wall : 0, wall > 0 ? colupd / wall / (m.nranks * m.nthreads) : 0,
+               m.nranks, m.nthreads);
+        printf("energy: initial %.10e, final %.10e, relative change %+.3e, max step increase %+.3e\n",
+               m.energy0, m.energy, m.energy0 > 0 ? (m.energy - m.energy0) / m.energy0 : 0,
+               m.max_step_increase);
+        printf("solver: %s + %s, %ld solves, %ld iterations (mean %.2f), %ld global sums, final "
+               "|r|/|b| %.3e, %s\n",
+               gale_solver_method_name(cfg.solver.method), gale_solver_pc_name(cfg.solver.preconditioner),
+               st->solves, st->iterations, st->solves ? (double)st->iterations / st->solves : 0,
+               st->global_sums, st->last_bnorm > 0 ? st->last_rnorm / st->last_bnorm : 0,
+               st->converged ? "converged" : "NOT CONVERGED");
+        printf("halo: %lld bytes and %lld messages per exchange of p (all ranks)\n", hb, hm);
+        if (cfg.initial.kase == GALE_CASE_NORMAL_MODE)
+            printf("normal mode: omega measured %.8e, analytic %.8e, relative error %+.4e\n", omega,
+                   omega0, omega > 0 ? (omega - omega0) / omega0 : 0);
+        printf("checksums (bits of sum(x*x)):\n");
+        for (int i = 0; i < 4; i++) {
+            gale_hex_bits(sums[i], hex);
+            printf("  %-2s %s  (%.17g)\n", gale_prognostic_names[i], hex, sums[i]);
+        }
+        printf("\n");
+        gale_timing_print(&tm, stdout);
+        fflush(stdout);
+    }
+    int status = GALE_OK;
+    if (rank == 0 && a->report) {
+        status = write_report(a->report, &m, &tm, wall, sums, omega, omega0, hb, hm);
+        if (status == GALE_OK) gale_log(GALE_LOG_INFO, "report: %s", a->report);
+    }
+    gale_model_free(&m);
+    return status;
+}
+
+int gale_cmd_run(int argc, char **argv)
+{
+    run_args_t a;
+    char **ov = calloc((size_t)argc + 1, sizeof(char *));
+    int pa = parse_args(argc, argv, &a, ov);
+    if (pa == 1) {
+        run_usage(stdout);
+        free(ov);
+        return 0;
+    }
+    if (pa == 2) {
+        run_usage(stderr);
+        free(ov);
+        return 2;
+    }
+    int provided, rank = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    gale_log_setup(rank, GALE_LOG_INFO);
+    if (provided < MPI_THREAD_MULTIPLE)
+        gale_log(GALE_LOG_WARN, "the MPI library does not provide MPI_THREAD_MULTIPLE");
+    /* errors come back as codes, not aborts */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int status = run(&a, MPI_COMM_WORLD, rank);
+    free(ov);
+    if (status != GALE_OK && status != GALE_ERR_INPUT && status != GALE_ERR_SOLVER &&
+        status != GALE_ERR_NUMERIC)
+        MPI_Abort(MPI_COMM_WORLD, status);
+    MPI_Finalize();
+    return status;
+}

@@ -1,2 +1,534 @@
-/* placeholder: being written */
-typedef int gale_placeholder_t;
+/* LFRic gravity_wave namelists (configuration.nml) as a gale configuration.
+ * Fortran namelist syntax: groups "&name key = value, ... /", values quoted
+ * ('C16' or "C16"), logical (.true./.false./T/F), numeric (1.0d-4), lists and
+ * repeat counts (3*0.0), comments from '!'. Keys with a gale counterpart are
+ * converted and set through the INI parser's own validation; LFRic keys
+ * without one are logged once as not used; anything else is an error.
+ * docs/lfric-namelist.md has the mapping and the reasons behind it. */
+#include "gale_base.h"
+#include "gale_config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* From config.c. */
+int gale_config_set_(gale_config_t *cfg, const char *section, const char *key, const char *text,
+                     char *why, size_t n);
+const char *gale_config_nearest_(const char *word, const char *const *cands, int n);
+void gale_config_suggest_(char *out, size_t n, const char *word, const char *const *cands,
+                          int nc, const char *open, const char *close);
+int gale_config_read_nml_(gale_config_t *cfg, const char *path);
+
+/* Every group and key the LFRic gravity_wave mini-app writes to its
+ * configuration.nml (its rose metadata and examples): the keys an LFRic user
+ * may legitimately bring. &files also takes any <field>_ancil_path. */
+static const struct { const char *group, *keys; } lfric_keys[] = {
+    {"base_mesh", "filename prime_mesh_name geometry topology offline_partitioning partitioner "
+                  "fplane f_lat_deg"},
+    {"boundaries", "limited_area blend_frequency blending_weights boundary_e boundary_n "
+                   "boundary_s boundary_w edge_cells_ew edge_cells_ns inner_width_ew "
+                   "inner_width_ns lbc_method normal_only outer_width_ew outer_width_ns "
+                   "output_lbcs rim_width_ew rim_width_ns solver_boundary_depth "
+                   "transport_boundary_depth"},
+    {"development", "implement_consolidated_multigrid"},
+    {"domain_size", "planar_domain_min_x planar_domain_max_x planar_domain_min_y "
+                    "planar_domain_max_y"},
+    {"esm_couple", "l_esm_couple_test"},
+    {"external_forcing", "hs_random temp_tend_coord temp_tend_data temp_tend_heights "
+                         "temp_tend_size theta_forcing wind_forcing"},
+    {"extrusion", "method domain_top number_of_layers"},
+    {"files", "ancil_directory checkpoint_stem_name diag_stem_name lbc_directory lbc_filename "
+              "ls_directory ls_filename start_dump_directory start_dump_filename"},
+    {"finite_element", "cellshape element_order coord_order coordinate_order coord_system "
+                       "rehabilitate vorticity_in_w1"},
+    {"formulation", "dlayer_on dry_static_adjust eos_method exner_from_eos init_exner_bt "
+                    "l_multigrid moisture_formulation rotating shallow si_momentum_equation "
+                    "use_multires_coupling use_physics use_wavedynamics vector_invariant"},
+    {"gravity_wave_constants", "speed_of_sound b_space"},
+    {"helmholtz_solver", "method preconditioner si_pressure_tolerance si_pressure_a_tol "
+                         "si_pressure_maximum_iterations gcrk fail_on_non_converged "
+                         "monitor_convergence normalise jacobi_relaxation"},
+    {"idealised", "test"},
+    {"initial_pressure", "method surface_pressure"},
+    {"initial_temperature", "bvf_square pert_width_scaling perturb theta_surf profile_data "
+                            "profile_heights profile_size"},
+    {"initial_vapour", "profile_data profile_heights profile_size"},
+    {"initial_wind", "profile u0 v0 nl_constant sbr_angle_lat sbr_angle_lon smp_init_wind "
+                     "wind_time_period"},
+    {"initialization", "init_option ancil_option lbc_option ls_option hydro_coriolis "
+                       "read_w2h_wind"},
+    {"io", "checkpoint_read checkpoint_write counter_output_suffix diagnostic_frequency "
+           "file_convention nodal_output_on_w3 subroutine_counters subroutine_timers "
+           "timer_output_path use_xios_io write_conservation_diag write_diag write_dump "
+           "write_fluxes write_minmax_tseries"},
+    {"logging", "run_log_level"},
+    {"mixed_solver", "si_method si_preconditioner si_tolerance si_maximum_iterations gcrk "
+                     "mixed_solver_a_tol eliminate_variables fail_on_non_converged guess_np1 "
+                     "jacobi_relaxation monitor_convergence normalise reference_reset_freq "
+                     "split_w"},
+    {"multigrid", "l_multigrid multigrid_chain_nitems chain_mesh_tags ugrid smooth_relaxation "
+                  "n_presmooth n_postsmooth n_coarsesmooth"},
+    {"partitioning", "partitioner panel_decomposition panel_xproc panel_yproc"},
+    {"planet", "radius scaling_factor gravity omega cp rd p_zero"},
+    {"section_choice", "dynamics external_forcing aerosol boundary_layer cloud convection "
+                       "methane_oxidation microphysics orographic_drag radiation spectral_gwd "
+                       "stochastic_physics surface"},
+    {"solver", "method preconditioner tolerance maximum_iterations gcrk fail_on_non_converged "
+               "monitor_convergence jacobi_relaxation"},
+    {"time", "timestep_start timestep_end calendar calendar_start calendar_type"},
+    {"timestepping", "method dt alpha outer_iterations inner_iterations runge_kutta_method "
+                     "spinup_alpha spinup_period spinup_winds tau_r tau_t tau_u"},
+    {"transport", "advective_then_flux cfl_mol_1d_stab cfl_mol_2d_stab cfl_mol_3d_stab "
+                  "consistent_metric dry_field_name enforce_min_value ffsl_advective_splitting "
+                  "ffsl_flux_splitting field_names fv_horizontal_order fv_vertical_order "
+                  "horizontal_method horizontal_monotone log_space max_vert_cfl_calc min_value "
+                  "moisture_eqn oned_reconstruction operators profile_size reversible "
+                  "runge_kutta_method scheme slice_order splitting use_density_predictor "
+                  "vertical_method vertical_monotone vertical_monotone_order vertical_sl_order"},
+};
+enum { NGROUPS = sizeof lfric_keys / sizeof lfric_keys[0] };
+
+/* How an LFRic value becomes a gale one. */
+enum {
+    NUM,     /* number: d/D exponent -> e */
+    LOGICAL, /* .true./.false./T/F -> true/false */
+    WORD,    /* a word translated by the "lfric=gale" list (a bare word maps to itself) */
+    MESH,    /* prime_mesh_name or filename holding C<N>: resolved at the end */
+    STEP     /* timestep_start/timestep_end: steps = end - start + 1, at the end */
+};
+
+/* Keys with a gale counterpart. section == NULL: no counterpart, but gale
+ * models only the listed values, so any other value is an error rather than a
+ * silently different model. */
+static const struct {
+    const char *group, *key;
+    int kind;
+    const char *section, *gkey, *values;
+} lfric_map[] = {
+    {"base_mesh", "prime_mesh_name", MESH, "mesh", "name", NULL},
+    {"base_mesh", "filename", MESH, "mesh", "name", NULL},
+    {"base_mesh", "geometry", WORD, NULL, NULL, "spherical"},
+    {"extrusion", "number_of_layers", NUM, "extrusion", "levels", NULL},
+    {"extrusion", "domain_top", NUM, "extrusion", "top", NULL},
+    {"extrusion", "method", WORD, "extrusion", "method", "uniform quadratic=stretched"},
+    {"planet", "radius", NUM, "planet", "radius", NULL},
+    {"planet", "scaling_factor", NUM, "planet", "scaling", NULL},
+    {"planet", "gravity", NUM, "planet", "gravity", NULL},
+    {"initial_temperature", "bvf_square", NUM, "physics", "bvf_square", NULL},
+    {"gravity_wave_constants", "speed_of_sound", NUM, "physics", "speed_of_sound", NULL},
+    {"timestepping", "dt", NUM, "timestepping", "dt", NULL},
+    {"timestepping", "alpha", NUM, "timestepping", "alpha", NULL},
+    {"timestepping", "method", WORD, NULL, NULL, "semi_implicit"},
+    {"time", "timestep_start", STEP, "timestepping", "steps", NULL},
+    {"time", "timestep_end", STEP, "timestepping", "steps", NULL},
+    {"helmholtz_solver", "method", WORD, "solver", "method", "cg bicgstab gcr"},
+    {"helmholtz_solver", "preconditioner", WORD, "solver", "preconditioner",
+     "none diagonal tridiagonal"},
+    {"helmholtz_solver", "si_pressure_tolerance", NUM, "solver", "tolerance", NULL},
+    {"helmholtz_solver", "si_pressure_a_tol", NUM, "solver", "abs_tolerance", NULL},
+    {"helmholtz_solver", "si_pressure_maximum_iterations", NUM, "solver", "max_iterations", NULL},
+    {"helmholtz_solver", "gcrk", NUM, "solver", "gcr_restart", NULL},
+    {"helmholtz_solver", "fail_on_non_converged", LOGICAL, "solver", "fail_on_non_converged",
+     NULL},
+    {"helmholtz_solver", "monitor_convergence", LOGICAL, "solver", "monitor_convergence", NULL},
+    {"logging", "run_log_level", WORD, "logging", "level",
+     "error warning=warn info debug trace=debug"},
+    {"finite_element", "element_order", WORD, NULL, NULL, "0"},
+    {"formulation", "rotating", LOGICAL, NULL, NULL, "false"},
+    {"boundaries", "limited_area", LOGICAL, NULL, NULL, "false"},
+};
+enum { NMAP = sizeof lfric_map / sizeof lfric_map[0] };
+
+enum { NAME = 64, MAXW = 64 };
+
+/* The words of a space-separated list, in buf. */
+static int words(const char *list, char *buf, size_t n, const char **out)
+{
+    snprintf(buf, n, "%s", list);
+    char *save;
+    int nw = 0;
+    for (char *p = strtok_r(buf, " ", &save); p && nw < MAXW; p = strtok_r(NULL, " ", &save))
+        out[nw++] = p;
+    return nw;
+}
+
+static int find_group(const char *group)
+{
+    for (int g = 0; g < NGROUPS; g++)
+        if (strcmp(lfric_keys[g].group, group) == 0) return g;
+    return -1;
+}
+
+static int find_map(const char *group, const char *key)
+{
+    for (int m = 0; m < NMAP; m++)
+        if (strcmp(lfric_map[m].group, group) == 0 && strcmp(lfric_map[m].key, key) == 0) return m;
+    return -1;
+}
+
+/* ---------------- the namelist reader ---------------- */
+
+typedef struct {
+    const char *path, *p; /* file name, read position */
+    int line;
+    gale_config_t *cfg;
+    FILE *unused;         /* "group.key, ..." of LFRic keys gale does not use */
+    int nunused;
+    struct held { char val[GALE_STR]; int line; } prime, file, start, end;
+} nml_t;
+
+/* The rest of the current line, at most 20 characters, for messages. */
+static int shown(const char *p)
+{
+    size_t n = strcspn(p, "\r\n");
+    return n < 20 ? (int)n : 20;
+}
+
+/* Skips blanks, newlines, comments and, with commas != 0, value separators. */
+static void skip(nml_t *r, int commas)
+{
+    for (;;) {
+        char c = *r->p;
+        if (c == '\n') r->line++, r->p++;
+        else if (c == ' ' || c == '\t' || c == '\r' || (commas && c == ',')) r->p++;
+        else if (c == '!') r->p += strcspn(r->p, "\n");
+        else return;
+    }
+}
+
+/* A Fortran name, lower-cased (names are case-insensitive); 0 if none. */
+static size_t read_name(nml_t *r, char *out)
+{
+    size_t n = 0;
+    if (!isalpha((unsigned char)*r->p)) return 0;
+    while ((isalnum((unsigned char)*r->p) || *r->p == '_') && n + 1 < NAME)
+        out[n++] = (char)tolower((unsigned char)*r->p++);
+    out[n] = '\0';
+    return n;
+}
+
+/* Whether a "name =" follows: the start of the next assignment, not a value. */
+static int at_assignment(nml_t *r)
+{
+    const char *p = r->p;
+    int line = r->line, yes = 0;
+    char name[NAME];
+    if (read_name(r, name)) {
+        skip(r, 0);
+        yes = *r->p == '=';
+    }
+    r->p = p, r->line = line;
+    return yes;
+}
+
+/* One value: a quoted string ('' or "" inside stands for the quote) or a
+ * bare token. Returns -1 with why set on a malformed value. */
+static int read_value(nml_t *r, char *out, char *why, size_t nwhy)
+{
+    size_t n = 0;
+    char q = *r->p;
+    if (q == '\'' || q == '"') {
+        for (r->p++;; r->p++) {
+            if (!*r->p || *r->p == '\n') {
+                snprintf(why, nwhy, "unterminated string (missing %c)", q);
+                return -1;
+            }
+            if (*r->p == q && r->p[1] != q) break;
+            if (*r->p == q) r->p++;
+            if (n + 1 == GALE_STR) {
+                snprintf(why, nwhy, "value longer than %d characters", GALE_STR - 1);
+                return -1;
+            }
+            out[n++] = *r->p;
+        }
+        r->p++;
+    } else {
+        size_t len = strcspn(r->p, " \t\r\n,/!&");
+        if (len + 1 > GALE_STR) {
+            snprintf(why, nwhy, "value longer than %d characters", GALE_STR - 1);
+            return -1;
+        }
+        memcpy(out, r->p, len);
+        n = len;
+        r->p += len;
+    }
+    out[n] = '\0';
+    return 0;
+}
+
+static int known_key(int g, const char *key)
+{
+    char buf[2048];
+    const char *w[MAXW];
+    int nw = words(lfric_keys[g].keys, buf, sizeof buf, w);
+    for (int i = 0; i < nw; i++)
+        if (strcmp(w[i], key) == 0) return 1;
+    size_t n = strlen(key), s = strlen("_ancil_path");
+    return strcmp(lfric_keys[g].group, "files") == 0 && n > s &&
+           strcmp(key + n - s, "_ancil_path") == 0;
+}
+
+/* Sets a gale key from converted text; the message names both sides. */
+static int set(nml_t *r, int line, const char *group, const char *key, const char *val,
+               const char *section, const char *gkey, const char *text)
+{
+    char why[1024];
+    if (gale_config_set_(r->cfg, section, gkey, text, why, sizeof why))
+        GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = '%s' (gale [%s] %s = %s): %s", r->path, line,
+                   group, key, val, section, gkey, text, why);
+    return GALE_OK;
+}
+
+/* One assignment "key = val [, more values]" (nval values) in group g. */
+static int assign(nml_t *r, int line, int g, const char *key, const char *val, int nval)
+{
+    const char *group = lfric_keys[g].group;
+    char buf[2048], sugg[1024], text[GALE_STR];
+    const char *w[MAXW];
+    int m = find_map(group, key);
+    if (m < 0) {
+        if (!known_key(g, key)) {
+            gale_config_suggest_(sugg, sizeof sugg, key, w,
+                                 words(lfric_keys[g].keys, buf, sizeof buf, w), "'", "'");
+            GALE_ERROR(GALE_ERR_INPUT,
+                       "%s:%d: &%s %s: not a key of LFRic's gravity_wave namelist; %s", r->path,
+                       line, group, key, sugg);
+        }
+        fprintf(r->unused, "%s%s.%s", r->nunused++ ? ", " : "", group, key);
+        return GALE_OK;
+    }
+    if (nval != 1)
+        GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: expected one value, got %d", r->path, line,
+                   group, key, nval);
+    const char *section = lfric_map[m].section, *gkey = lfric_map[m].gkey;
+    switch (lfric_map[m].kind) {
+    case MESH:
+    case STEP: {
+        struct held *h = strcmp(key, "prime_mesh_name") == 0 ? &r->prime
+                         : strcmp(key, "filename") == 0      ? &r->file
+                         : strcmp(key, "timestep_start") == 0 ? &r->start
+                                                              : &r->end;
+        snprintf(h->val, sizeof h->val, "%s", val);
+        h->line = line;
+        return GALE_OK;
+    }
+    case NUM:
+        snprintf(text, sizeof text, "%s", val);
+        for (char *p = text; *p; p++)
+            if (*p == 'd' || *p == 'D') *p = 'e';
+        return set(r, line, group, key, val, section, gkey, text);
+    case LOGICAL: {
+        const char *t = val + (val[0] == '.');
+        if (tolower((unsigned char)*t) != 't' && tolower((unsigned char)*t) != 'f')
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = '%s': not a logical (.true. or .false.)",
+                       r->path, line, group, key, val);
+        snprintf(text, sizeof text, "%s", tolower((unsigned char)*t) == 't' ? "true" : "false");
+        if (section) return set(r, line, group, key, val, section, gkey, text);
+        if (strcmp(text, lfric_map[m].values) != 0)
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = %s: gale models only %s = .%s.", r->path,
+                       line, group, key, val, key, lfric_map[m].values);
+        return GALE_OK;
+    }
+    case WORD: {
+        int nw = words(lfric_map[m].values, buf, sizeof buf, w);
+        for (int i = 0; i < nw; i++) {
+            size_t len = strcspn(w[i], "=");
+            if (strlen(val) == len && strncasecmp(val, w[i], len) == 0) {
+                if (!section) return GALE_OK;
+                return set(r, line, group, key, val, section, gkey,
+                           w[i][len] ? w[i] + len + 1 : w[i]);
+            }
+        }
+        char allowed[512];
+        size_t n = 0;
+        for (int i = 0; i < nw && n < sizeof allowed; i++)
+            n += (size_t)snprintf(allowed + n, sizeof allowed - n, "%s'%.*s'", i ? ", " : "",
+                                  (int)strcspn(w[i], "="), w[i]);
+        if (!section)
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = '%s': gale models only %s", r->path, line,
+                       group, key, val, allowed);
+        GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = '%s': no gale counterpart; allowed: %s",
+                   r->path, line, group, key, val, allowed);
+    }
+    }
+    GALE_ERROR(GALE_ERR_INTERNAL, "namelist mapping of &%s %s has no kind", group, key);
+}
+
+/* The body of group g, after "&name", up to and including its "/". */
+static int read_group(nml_t *r, int g, int opened)
+{
+    const char *group = lfric_keys[g].group;
+    char seen[MAXW][NAME], key[NAME], val[GALE_STR], extra[GALE_STR], why[256];
+    int nseen = 0;
+    for (;;) {
+        skip(r, 1);
+        if (*r->p == '/') {
+            r->p++;
+            return GALE_OK;
+        }
+        if (!*r->p || *r->p == '&')
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s (opened on line %d): missing '/' at its end",
+                       r->path, r->line, group, opened);
+        int line = r->line;
+        if (!read_name(r, key))
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s: expected a key name, found '%.*s'", r->path,
+                       line, group, shown(r->p), r->p);
+        skip(r, 0);
+        if (*r->p != '=')
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: expected '=' after the key name", r->path,
+                       line, group, key);
+        r->p++;
+        for (int i = 0; i < nseen; i++)
+            if (strcmp(seen[i], key) == 0)
+                GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: duplicate key", r->path, line, group,
+                           key);
+        GALE_ASSERT(nseen < MAXW); /* no group has as many keys: a duplicate stops first */
+        snprintf(seen[nseen++], NAME, "%s", key);
+        int nval = 0;
+        for (;;) {
+            skip(r, 1);
+            if (!*r->p || *r->p == '/' || *r->p == '&' || at_assignment(r)) break;
+            if (read_value(r, nval ? extra : val, why, sizeof why))
+                GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: %s", r->path, r->line, group, key, why);
+            nval++;
+        }
+        if (!nval)
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: no value", r->path, line, group, key);
+        GALE_CALL(assign(r, line, g, key, val, nval));
+    }
+}
+
+/* "C<N>" as the whole of s (whole != 0) or as a word in it (mesh_C16_MG.nc
+ * -> C16), copied to out; 0 if none. */
+static int mesh_word(const char *s, int whole, char *out, size_t n)
+{
+    for (const char *p = s; *p; p++) {
+        size_t d = strspn(p + 1, "0123456789");
+        int start = p == s || !isalnum((unsigned char)p[-1]);
+        int stop = whole ? !p[1 + d] : !isalnum((unsigned char)p[1 + d]);
+        if (*p == 'C' && d && start && stop) {
+            snprintf(out, n, "%.*s", (int)d + 1, p);
+            return 1;
+        }
+        if (whole) return 0;
+    }
+    return 0;
+}
+
+/* Keys that combine: the mesh from prime_mesh_name or filename, the step
+ * count from timestep_start and timestep_end. */
+static int resolve(nml_t *r)
+{
+    char text[GALE_STR], why[1024];
+    if (r->prime.line || r->file.line) {
+        int from_prime = r->prime.line && mesh_word(r->prime.val, 1, text, sizeof text);
+        if (!from_prime && !(r->file.line && mesh_word(r->file.val, 0, text, sizeof text)))
+            GALE_ERROR(GALE_ERR_INPUT,
+                       "%s:%d: &base_mesh: cannot tell the cubed-sphere mesh from prime_mesh_name "
+                       "= '%s' or filename = '%s': gale needs C<N> (e.g. 'C16') in one of them",
+                       r->path, r->prime.line ? r->prime.line : r->file.line, r->prime.val,
+                       r->file.val);
+        struct held *h = from_prime ? &r->prime : &r->file;
+        GALE_CALL(set(r, h->line, "base_mesh", from_prime ? "prime_mesh_name" : "filename",
+                      h->val, "mesh", "name", text));
+    }
+    if (r->end.line) {
+        long v[2] = {1, 0};
+        struct held *h[2] = {&r->start, &r->end};
+        for (int i = 0; i < 2; i++) {
+            char *e;
+            if (!h[i]->line) continue;
+            errno = 0;
+            v[i] = strtol(h[i]->val, &e, 10);
+            if (e == h[i]->val || *e || errno)
+                GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &time %s = '%s': not a time-step number",
+                           r->path, h[i]->line, i ? "timestep_end" : "timestep_start", h[i]->val);
+        }
+        snprintf(text, sizeof text, "%ld", v[1] - v[0] + 1);
+        if (gale_config_set_(r->cfg, "timestepping", "steps", text, why, sizeof why))
+            GALE_ERROR(GALE_ERR_INPUT,
+                       "%s:%d: &time timestep_start = %ld, timestep_end = %ld (gale [timestepping] "
+                       "steps = %s): %s",
+                       r->path, r->end.line, v[0], v[1], text, why);
+    }
+    return GALE_OK;
+}
+
+static int read_groups(nml_t *r)
+{
+    char name[NAME], sugg[1024];
+    const char *cand[NGROUPS];
+    int opened[NGROUPS] = {0};
+    for (int g = 0; g < NGROUPS; g++) cand[g] = lfric_keys[g].group;
+    for (;;) {
+        skip(r, 0);
+        if (!*r->p) return resolve(r);
+        int line = r->line;
+        if (*r->p != '&')
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: expected '&group', found '%.*s'", r->path, line,
+                       shown(r->p), r->p);
+        r->p++;
+        if (!read_name(r, name))
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: expected a group name after '&'", r->path, line);
+        int g = find_group(name);
+        if (g < 0) {
+            gale_config_suggest_(sugg, sizeof sugg, name, cand, NGROUPS, "&", "");
+            GALE_ERROR(GALE_ERR_INPUT,
+                       "%s:%d: &%s: not a group of LFRic's gravity_wave namelist; %s", r->path,
+                       line, name, sugg);
+        }
+        if (opened[g])
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s: group given twice (first on line %d)",
+                       r->path, line, name, opened[g]);
+        opened[g] = line;
+        GALE_CALL(read_group(r, g, line));
+    }
+}
+
+static int read_file(const char *path, char **text)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        GALE_ERROR(GALE_ERR_INPUT, "cannot open configuration file '%s': %s", path, strerror(errno));
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - 1 - n, f);
+        if (n < cap - 1) break;
+        char *b = realloc(buf, cap *= 2);
+        if (!b) free(buf);
+        buf = b;
+    }
+    int err = ferror(f) ? errno : 0;
+    fclose(f);
+    if (!buf) GALE_ERROR(GALE_ERR_MEM, "out of memory reading '%s'", path);
+    if (err) {
+        free(buf);
+        GALE_ERROR(GALE_ERR_INPUT, "cannot read configuration file '%s': %s", path, strerror(err));
+    }
+    buf[n] = '\0';
+    *text = buf;
+    return GALE_OK;
+}
+
+int gale_config_read_nml_(gale_config_t *cfg, const char *path)
+{
+    char *text = NULL, *unused = NULL;
+    size_t len = 0;
+    GALE_CALL(read_file(path, &text));
+    nml_t r = {.path = path, .p = text, .line = 1, .cfg = cfg};
+    r.unused = open_memstream(&unused, &len);
+    int st = r.unused ? read_groups(&r) : GALE_ERR_MEM;
+    if (r.unused) fclose(r.unused);
+    free(text);
+    if (st == GALE_OK && r.nunused)
+        gale_log(GALE_LOG_INFO, "LFRic namelist %s: not used (no gale counterpart): %s", path,
+                 unused);
+    free(unused);
+    if (st == GALE_ERR_MEM) GALE_ERROR(GALE_ERR_MEM, "out of memory reading '%s'", path);
+    return st;
+}

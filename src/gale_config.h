@@ -35,9 +35,8 @@ typedef struct {
 enum { GALE_EXT_UNIFORM = 0, GALE_EXT_STRETCHED = 1 };
 enum { GALE_CASE_GRAVITY_WAVE = 0, GALE_CASE_BALANCED = 1, GALE_CASE_NORMAL_MODE = 2 };
 enum { GALE_MODE_VERTICAL = 0, GALE_MODE_HORIZONTAL = 1 };
-enum { GALE_KRYLOV_CG = 0, GALE_KRYLOV_PIPECG = 1, GALE_KRYLOV_BICGSTAB = 2, GALE_KRYLOV_GCR = 3 };
-enum { GALE_PC_NONE = 0, GALE_PC_DIAGONAL = 1, GALE_PC_TRIDIAGONAL = 2 };
-enum { GALE_PREC_DOUBLE = 0, GALE_PREC_SINGLE = 1 };
+/* [solver] method, preconditioner, precision: GALE_KRYLOV_*, GALE_PC_*,
+ * GALE_PREC_* in solver/gale_solver.h, in the order of their choices here. */
 
 typedef struct {
     struct { int n; } mesh;

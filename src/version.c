@@ -3,8 +3,10 @@
 #include "gale_io.h"
 
 #include <mpi.h>
+#include <stddef.h>
 #include <stdio.h>
 
+const char *gale_version(void) { return GALE_VERSION; }
 const char *gale_build_compiler(void) { return GALE_COMPILER; }
 const char *gale_build_flags(void) { return GALE_FLAGS; }
 const char *gale_build_isa(void)
@@ -22,22 +24,29 @@ const char *gale_build_isa(void)
 }
 const char *gale_build_offload(void) { return GALE_OFFLOAD; }
 
-int gale_cmd_version(void)
+void gale_build_mpi(char *buf, size_t n)
 {
-    char mpi[MPI_MAX_LIBRARY_VERSION_STRING] = "", h5[64];
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
     int len = 0, major = 0, minor = 0;
     /* Both may be called before MPI_Init. */
-    MPI_Get_library_version(mpi, &len);
+    MPI_Get_library_version(lib, &len);
     MPI_Get_version(&major, &minor);
-    for (int i = 0; mpi[i]; i++)
-        if (mpi[i] == '\n') { mpi[i] = '\0'; break; }
+    for (int i = 0; lib[i]; i++)
+        if (lib[i] == '\n' || lib[i] == '\t') lib[i] = lib[i] == '\t' ? ' ' : '\0';
+    snprintf(buf, n, "%s (MPI %d.%d)", lib, major, minor);
+}
+
+int gale_cmd_version(void)
+{
+    char mpi[MPI_MAX_LIBRARY_VERSION_STRING + 32], h5[64];
+    gale_build_mpi(mpi, sizeof mpi);
     gale_io_version(h5, sizeof h5);
     printf("gale %s\n", GALE_VERSION);
     printf("compiler: %s\n", gale_build_compiler());
     printf("flags:    %s\n", gale_build_flags());
     printf("isa:      %s\n", gale_build_isa());
     printf("offload:  %s\n", gale_build_offload());
-    printf("mpi:      %s (MPI %d.%d)\n", mpi, major, minor);
+    printf("mpi:      %s\n", mpi);
     printf("hdf5:     %s\n", h5);
     return 0;
 }

@@ -1,1 +1,19 @@
-# config tests
+# config tests: the INI reader, overrides, dump, key table and LFRic namelists
+# (unit + bad-input), and gale_config_load's broadcast on 3 ranks (mpi).
+gale_test(test_config SOURCES test_config.c LIBS gale_app LABELS unit bad-input)
+target_compile_definitions(test_config PRIVATE
+  GALE_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data/config"
+  GALE_CONFIGS="${PROJECT_SOURCE_DIR}/configs")
+
+add_executable(test_config_mpi test_config_mpi.c)
+target_include_directories(test_config_mpi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(test_config_mpi PRIVATE gale_app)
+gale_mpi_test(test_config_mpi 3 $<TARGET_FILE:test_config_mpi>
+  ${CMAKE_CURRENT_SOURCE_DIR}/data/config/good.ini ${CMAKE_CURRENT_SOURCE_DIR}/data/config/bad.ini
+  ${PROJECT_SOURCE_DIR}/configs/lfric_gravity_wave.nml)
+set_tests_properties(test_config_mpi PROPERTIES LABELS "mpi;bad-input")
+
+# `gale help config --markdown` (the README's key table) prints a row per key.
+add_test(NAME config_help_markdown COMMAND ${GALE_EXE} help config --markdown)
+set_tests_properties(config_help_markdown PROPERTIES LABELS unit
+  PASS_REGULAR_EXPRESSION "\\| solver \\| tolerance \\| real \\|")

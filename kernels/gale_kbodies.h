@@ -1,0 +1,197 @@
+/* The column kernel bodies: the science of one column (or one batch of
+ * columns), written once and included by both launch layers. Pure static
+ * inline functions, restrict pointers, no parallel directives: the only
+ * pragma is GALE_SIMD on level loops, which a launch layer defines before
+ * including this file (empty in GPU device passes, DESIGN.md section 8).
+ *
+ * Every body evaluates its expressions in one fixed order (sides W,S,E,N,
+ * levels bottom-up), with no contraction (-ffp-contract=off), so a column
+ * computes the same bits on any rank, thread, redundant halo copy or build. */
+#ifndef GALE_KBODIES_H
+#define GALE_KBODIES_H
+
+#include "gale_kernels.h"
+
+#include <math.h>
+#include <stdint.h>
+
+#ifndef GALE_SIMD
+#define GALE_SIMD
+#endif
+
+/* ------------------------------------------------------------------ */
+/* dynamics (double)                                                  */
+/* ------------------------------------------------------------------ */
+
+/* out = in - s G_h p on one edge: G_h p = (p[second] - p[first]) / d_e */
+static inline void gale_kb_grad_h(const gale_kmesh_t *km, int e, double s,
+                                  const double *restrict in, const double *restrict p,
+                                  double *restrict out)
+{
+    const int nl = km->nlev, sc = km->sc;
+    const double *p1 = p + (size_t)km->edge_cell[2 * e] * sc;
+    const double *p2 = p + (size_t)km->edge_cell[2 * e + 1] * sc;
+    const double *a = in + (size_t)e * sc;
+    double *o = out + (size_t)e * sc;
+    const double f = s * km->erdist[e];
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) o[k] = a[k] - f * (p2[k] - p1[k]);
+}
+
+/* Explicit part of the column (w, b) update, see gale_k_col_explicit. */
+static inline void gale_kb_col_explicit(const gale_kmesh_t *km, int c, double cw,
+                                        const double *restrict w, const double *restrict b,
+                                        const double *restrict p, double *restrict rb,
+                                        double *restrict ws)
+{
+    const int nl = km->nlev, si = km->si;
+    const double *wc = w + (size_t)c * si, *bc = b + (size_t)c * si;
+    const double *pc = p + (size_t)c * km->sc;
+    double *rbc = rb + (size_t)c * si, *wsc = ws + (size_t)c * si;
+    const double n2 = km->n2, tau = km->tau, rden = 1.0 / (1.0 + tau * tau * n2);
+    const double *rdzi = km->rdzi;
+    GALE_SIMD
+    for (int k = 1; k < nl; k++) {
+        double gzp = (pc[k] - pc[k - 1]) * rdzi[k];
+        double rw = wc[k] + cw * (bc[k] - gzp);
+        double rbk = bc[k] - cw * n2 * wc[k];
+        rbc[k] = rbk;
+        wsc[k] = (rw + tau * rbk) * rden;
+    }
+    /* w = 0 at the ground and the top, so b there never changes */
+    rbc[0] = bc[0];
+    rbc[nl] = bc[nl];
+    wsc[0] = 0.0;
+    wsc[nl] = 0.0;
+}
+
+static inline void gale_kb_col_backsub(const gale_kmesh_t *km, int c, const double *restrict p,
+                                       const double *restrict ws, const double *restrict rb,
+                                       double *restrict w, double *restrict b)
+{
+    const int nl = km->nlev, si = km->si;
+    const double *pc = p + (size_t)c * km->sc;
+    const double *wsc = ws + (size_t)c * si, *rbc = rb + (size_t)c * si;
+    double *wc = w + (size_t)c * si, *bc = b + (size_t)c * si;
+    const double n2 = km->n2, tau = km->tau, rden = 1.0 / (1.0 + tau * tau * n2);
+    const double *rdzi = km->rdzi;
+    GALE_SIMD
+    for (int k = 1; k < nl; k++) {
+        double wk = wsc[k] - tau * rden * ((pc[k] - pc[k - 1]) * rdzi[k]);
+        wc[k] = wk;
+        bc[k] = rbc[k] - tau * n2 * wk;
+    }
+    wc[0] = 0.0;
+    wc[nl] = 0.0;
+    bc[0] = rbc[0];
+    bc[nl] = rbc[nl];
+}
+
+/* rhs = (V/c^2) p - V D(fu, fw) on one column */
+static inline void gale_kb_rhs(const gale_kmesh_t *km, int c, const double *restrict p,
+                               const double *restrict fu, const double *restrict fw,
+                               double *restrict rhs)
+{
+    const int nl = km->nlev, sc = km->sc;
+    const int *ce = km->cell_edge + 4 * c;
+    const double *sg = km->cell_sign + 4 * c;
+    const double *u0 = fu + (size_t)ce[0] * sc, *u1 = fu + (size_t)ce[1] * sc;
+    const double *u2 = fu + (size_t)ce[2] * sc, *u3 = fu + (size_t)ce[3] * sc;
+    const double f0 = sg[0] * km->elen[ce[0]], f1 = sg[1] * km->elen[ce[1]];
+    const double f2 = sg[2] * km->elen[ce[2]], f3 = sg[3] * km->elen[ce[3]];
+    const double *pc = p + (size_t)c * sc, *wc = fw + (size_t)c * km->si;
+    double *r = rhs + (size_t)c * sc;
+    const double ad = km->h_ad[c], area = km->area[c];
+    const double *dz = km->dz;
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) {
+        double hflux = f0 * u0[k] + f1 * u1[k] + f2 * u2[k] + f3 * u3[k];
+        r[k] = ad * dz[k] * pc[k] - (dz[k] * hflux + area * (wc[k + 1] - wc[k]));
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* reproducible sums: exact fixed-point accumulation                  */
+/* ------------------------------------------------------------------ */
+
+/* Terms are split into GALE_RSUM_WORDS digits of 46 bits, weights
+ * 2^(138 - 46 j). Digits are summed in doubles, which is exact while fewer
+ * than 2^7 digits of 2^46 are added; blocks of GALE_RSUM_BLOCK terms, then
+ * the block sums go to int64. */
+#define GALE_RSUM_BLOCK 64
+#define GALE_RSUM_MAX 0x1p184
+
+/* Accumulate the n terms t(k) = (wc*wl[k]*x[k])*y[k], k in [k0,k1).
+ * A template over the element type, instantiated below. */
+#define GALE_KB_RSUM_DEFINE(NAME, T)                                                       \
+    static inline void NAME(int k0, int k1, double wc, const double *restrict wl,          \
+                            const T *restrict x, const T *restrict y,                      \
+                            int64_t *restrict w, int64_t *restrict bad)                    \
+    {                                                                                      \
+        for (int kb = k0; kb < k1; kb += GALE_RSUM_BLOCK) {                                \
+            int ke = kb + GALE_RSUM_BLOCK < k1 ? kb + GALE_RSUM_BLOCK : k1;                \
+            double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;         \
+            int64_t nb = 0;                                                                \
+            GALE_SIMD_REDUCE(a0, a1, a2, a3, a4, a5, a6, a7, nb)                           \
+            for (int k = kb; k < ke; k++) {                                                \
+                double t = (wc * (wl ? wl[k] : 1.0) * (double)x[k]) * (double)y[k];        \
+                int ok = fabs(t) < GALE_RSUM_MAX; /* false for NaN */                      \
+                nb += !ok;                                                                 \
+                t = ok ? t : 0.0;                                                          \
+                double d;                                                                  \
+                d = trunc(t * 0x1p-138); a0 += d; t -= d * 0x1p138;                        \
+                d = trunc(t * 0x1p-92);  a1 += d; t -= d * 0x1p92;                         \
+                d = trunc(t * 0x1p-46);  a2 += d; t -= d * 0x1p46;                         \
+                d = trunc(t);            a3 += d; t -= d;                                  \
+                d = trunc(t * 0x1p46);   a4 += d; t -= d * 0x1p-46;                        \
+                d = trunc(t * 0x1p92);   a5 += d; t -= d * 0x1p-92;                        \
+                d = trunc(t * 0x1p138);  a6 += d; t -= d * 0x1p-138;                       \
+                d = trunc(t * 0x1p184);  a7 += d;                                          \
+            }                                                                              \
+            w[0] += (int64_t)a0; w[1] += (int64_t)a1; w[2] += (int64_t)a2;                 \
+            w[3] += (int64_t)a3; w[4] += (int64_t)a4; w[5] += (int64_t)a5;                 \
+            w[6] += (int64_t)a6; w[7] += (int64_t)a7;                                      \
+            *bad += nb;                                                                    \
+        }                                                                                  \
+    }
+
+#ifndef GALE_SIMD_REDUCE
+#define GALE_SIMD_REDUCE(...)
+#endif
+
+GALE_KB_RSUM_DEFINE(gale_kb_rsum_d, double)
+GALE_KB_RSUM_DEFINE(gale_kb_rsum_f, float)
+
+/* The plain floating-point sum of the same terms (reproducible_sums = false). */
+#define GALE_KB_PSUM_DEFINE(NAME, T)                                                       \
+    static inline double NAME(int k0, int k1, double wc, const double *restrict wl,        \
+                              const T *restrict x, const T *restrict y)                    \
+    {                                                                                      \
+        double s = 0;                                                                      \
+        for (int k = k0; k < k1; k++)                                                      \
+            s += (wc * (wl ? wl[k] : 1.0) * (double)x[k]) * (double)y[k];                  \
+        return s;                                                                          \
+    }
+GALE_KB_PSUM_DEFINE(gale_kb_psum_d, double)
+GALE_KB_PSUM_DEFINE(gale_kb_psum_f, float)
+
+/* ------------------------------------------------------------------ */
+/* solver operators, in double (suffix _d) and single (_f) precision  */
+/* ------------------------------------------------------------------ */
+#define GALE_R double
+#define GALE_KB(name) name##_d
+#define GALE_KM(name) name
+#include "gale_kbodies_solver.h"
+#undef GALE_R
+#undef GALE_KB
+#undef GALE_KM
+
+#define GALE_R float
+#define GALE_KB(name) name##_f
+#define GALE_KM(name) name##_f
+#include "gale_kbodies_solver.h"
+#undef GALE_R
+#undef GALE_KB
+#undef GALE_KM
+
+#endif

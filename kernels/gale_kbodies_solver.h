@@ -1,0 +1,86 @@
+/* Solver kernel bodies, a template over the precision: gale_kbodies.h
+ * includes this twice with GALE_R = double / float, GALE_KB(name) adding the
+ * suffix and GALE_KM(member) picking the kmesh coefficients of that precision.
+ * No include guard on purpose. */
+
+/* y = A x on one column. A = diag(V/c^2) + tau^2 G_h^T M_u G_h
+ *                           + tau^2/(1+tau^2 N^2) G_z^T M_w G_z:
+ * y_k = (A/c^2) dz_k x_k + dz_k sum_s hs_s (x_k - x_nbr(s),k)
+ *     + av (rdzi_k (x_k - x_k-1) + rdzi_k+1 (x_k - x_k+1)) */
+static inline void GALE_KB(gale_kb_helmholtz)(const gale_kmesh_t *km, int c,
+                                              const GALE_R *restrict x, GALE_R *restrict y)
+{
+    const int nl = km->nlev, sc = km->sc;
+    const int *nb = km->cell_nbr + 4 * c;
+    const GALE_R *hs = km->GALE_KM(h_hs) + 4 * c;
+    const GALE_R h0 = hs[0], h1 = hs[1], h2 = hs[2], h3 = hs[3];
+    const GALE_R ad = km->GALE_KM(h_ad)[c], av = km->GALE_KM(h_av)[c];
+    const GALE_R *dz = km->GALE_KM(dz), *rdzi = km->GALE_KM(rdzi);
+    const GALE_R *x0 = x + (size_t)c * sc;
+    const GALE_R *xw = x + (size_t)nb[0] * sc, *xs = x + (size_t)nb[1] * sc;
+    const GALE_R *xe = x + (size_t)nb[2] * sc, *xn = x + (size_t)nb[3] * sc;
+    GALE_R *y0 = y + (size_t)c * sc;
+#define GALE_HORIZ(k)                                                                      \
+    (ad * dz[k] * x0[k] +                                                                  \
+     dz[k] * (h0 * (x0[k] - xw[k]) + h1 * (x0[k] - xs[k]) + h2 * (x0[k] - xe[k]) +         \
+              h3 * (x0[k] - xn[k])))
+    if (nl == 1) {
+        y0[0] = GALE_HORIZ(0);
+        return;
+    }
+    /* the two end levels have one vertical neighbour; peeled so that the
+     * inner loop reads no level outside the column */
+    y0[0] = GALE_HORIZ(0) + av * (rdzi[1] * (x0[0] - x0[1]));
+    GALE_SIMD
+    for (int k = 1; k < nl - 1; k++)
+        y0[k] = GALE_HORIZ(k) +
+                av * (rdzi[k] * (x0[k] - x0[k - 1]) + rdzi[k + 1] * (x0[k] - x0[k + 1]));
+    y0[nl - 1] = GALE_HORIZ(nl - 1) + av * (rdzi[nl - 1] * (x0[nl - 1] - x0[nl - 2]));
+#undef GALE_HORIZ
+}
+
+/* z = r / diag(A) on one column */
+static inline void GALE_KB(gale_kb_pc_diag)(const gale_kmesh_t *km, int c,
+                                            const GALE_R *restrict r, GALE_R *restrict z)
+{
+    const int nl = km->nlev;
+    const size_t o = (size_t)c * km->sc;
+    const GALE_R *d = km->GALE_KM(diag_inv) + o;
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) z[o + k] = r[o + k] * d[k];
+}
+
+/* The vertical tridiagonal solve for one batch of GALE_LANES columns
+ * (columns lane0 + l for l in [l0, l1)). A recurrence along k does not
+ * vectorise, so the batch is transposed into scratch t[k][lane] and the SIMD
+ * runs across the lanes (DESIGN.md section 2). The factors are stored batched
+ * (setup in solver/): m = 1/pivot, cu = upper/pivot; the lower coefficient is
+ * -av rdzi_k. */
+static inline void GALE_KB(gale_kb_tridiag_batch)(const gale_kmesh_t *km, int batch, int l0,
+                                                  int l1, const GALE_R *restrict r,
+                                                  GALE_R *restrict z, GALE_R *restrict t)
+{
+    const int nl = km->nlev, sc = km->sc, L = GALE_LANES;
+    const int c0 = batch * L;
+    const GALE_R *m = km->GALE_KM(tri_m) + (size_t)batch * nl * L;
+    const GALE_R *cu = km->GALE_KM(tri_c) + (size_t)batch * nl * L;
+    const GALE_R *av = km->GALE_KM(h_av) + c0;
+    const GALE_R *rdzi = km->GALE_KM(rdzi);
+    /* lanes outside [l0,l1) compute on zeros and are not written back */
+    for (int k = 0; k < nl; k++)
+        for (int l = 0; l < L; l++)
+            t[k * L + l] = (l >= l0 && l < l1) ? r[(size_t)(c0 + l) * sc + k] : (GALE_R)0;
+    GALE_SIMD
+    for (int l = 0; l < L; l++) t[l] = t[l] * m[l];
+    for (int k = 1; k < nl; k++) {
+        GALE_SIMD
+        for (int l = 0; l < L; l++)
+            t[k * L + l] = (t[k * L + l] + av[l] * rdzi[k] * t[(k - 1) * L + l]) * m[k * L + l];
+    }
+    for (int k = nl - 2; k >= 0; k--) {
+        GALE_SIMD
+        for (int l = 0; l < L; l++) t[k * L + l] = t[k * L + l] - cu[k * L + l] * t[(k + 1) * L + l];
+    }
+    for (int k = 0; k < nl; k++)
+        for (int l = l0; l < l1; l++) z[(size_t)(c0 + l) * sc + k] = t[k * L + l];
+}

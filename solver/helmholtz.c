@@ -1,0 +1,81 @@
+/* Coefficients of the Helmholtz operator and its preconditioners.
+ *
+ * Eliminating u, w and b from the Crank-Nicolson step leaves, for p^{n+1},
+ *   A p = diag(V/c^2) p + tau^2 (G_h^T M_u G_h + G_z^T M_w G_z / (1 + tau^2 N^2)) p
+ * with M_u = l_e d_e dz_k and M_w = A_c dzi_k (docs/numerics.md), symmetric
+ * positive definite. Per column it is stored as A_c/c^2, av = A_c tau^2/(1+tau^2 N^2)
+ * and hs_s = tau^2 l_e/d_e per side; the kernels multiply by dz_k and 1/dzi_k.
+ * Every coefficient of a column is a function of that column's global
+ * geometry only, so owned and redundant halo copies agree to the bit. */
+#include "gale_solver.h"
+
+#include "gale_base.h"
+
+#include <string.h>
+
+static int to_float(float **out, const double *in, size_t n)
+{
+    GALE_ALLOC(*out, n);
+    for (size_t i = 0; i < n; i++) (*out)[i] = (float)in[i];
+    return GALE_OK;
+}
+
+int gale_helmholtz_setup(gale_kmesh_t *km, gale_helm_t *h)
+{
+    memset(h, 0, sizeof *h);
+    const int nl = km->nlev, sc = km->sc, L = GALE_LANES;
+    const size_t na = (size_t)km->ncell_alloc;
+    const double tau2 = km->tau * km->tau, gz = tau2 / (1.0 + tau2 * km->n2);
+    GALE_ALLOC(h->ad, na);
+    GALE_ALLOC(h->av, na);
+    GALE_ALLOC(h->hs, 4 * na);
+    GALE_ALLOC(h->diag_inv, na * sc);
+    GALE_ALLOC(h->tri_m, na * nl);
+    GALE_ALLOC(h->tri_c, na * nl);
+    for (int c = 0; c < km->ncell; c++) {
+        h->ad[c] = km->area[c] / km->c2;
+        h->av[c] = km->area[c] * gz;
+        double hsum = 0;
+        for (int s = 0; s < 4; s++) {
+            int e = km->cell_edge[4 * c + s];
+            h->hs[4 * c + s] = tau2 * (km->elen[e] * km->erdist[e]);
+        }
+        hsum = h->hs[4 * c] + h->hs[4 * c + 1] + h->hs[4 * c + 2] + h->hs[4 * c + 3];
+        /* Thomas factorisation of the column's tridiagonal part; the
+         * horizontal couplings are dropped and their diagonal kept */
+        double cprev = 0;
+        const size_t bo = (size_t)(c / L) * nl * L + (size_t)(c % L);
+        for (int k = 0; k < nl; k++) {
+            double lower = -h->av[c] * km->rdzi[k], upper = -h->av[c] * km->rdzi[k + 1];
+            double d = h->ad[c] * km->dz[k] + km->dz[k] * hsum +
+                       h->av[c] * (km->rdzi[k] + km->rdzi[k + 1]);
+            h->diag_inv[(size_t)c * sc + k] = 1.0 / d;
+            double m = 1.0 / (d - lower * cprev);
+            cprev = upper * m;
+            h->tri_m[bo + (size_t)k * L] = m;
+            h->tri_c[bo + (size_t)k * L] = cprev;
+        }
+    }
+    GALE_CALL(to_float(&h->ad_f, h->ad, na));
+    GALE_CALL(to_float(&h->av_f, h->av, na));
+    GALE_CALL(to_float(&h->hs_f, h->hs, 4 * na));
+    GALE_CALL(to_float(&h->diag_inv_f, h->diag_inv, na * sc));
+    GALE_CALL(to_float(&h->tri_m_f, h->tri_m, na * nl));
+    GALE_CALL(to_float(&h->tri_c_f, h->tri_c, na * nl));
+    GALE_CALL(to_float(&h->dz_f, km->dz, nl));
+    GALE_CALL(to_float(&h->rdzi_f, km->rdzi, nl + 1));
+    km->h_ad = h->ad, km->h_av = h->av, km->h_hs = h->hs;
+    km->diag_inv = h->diag_inv, km->tri_m = h->tri_m, km->tri_c = h->tri_c;
+    km->h_ad_f = h->ad_f, km->h_av_f = h->av_f, km->h_hs_f = h->hs_f;
+    km->diag_inv_f = h->diag_inv_f, km->tri_m_f = h->tri_m_f, km->tri_c_f = h->tri_c_f;
+    km->dz_f = h->dz_f, km->rdzi_f = h->rdzi_f;
+    return GALE_OK;
+}
+
+void gale_helmholtz_free(gale_helm_t *h)
+{
+    void *all[] = {h->ad, h->av, h->hs, h->diag_inv, h->tri_m, h->tri_c, h->ad_f, h->av_f,
+                   h->hs_f, h->diag_inv_f, h->tri_m_f, h->tri_c_f, h->dz_f, h->rdzi_f};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) gale_free(all[i]);
+    memset(h, 0, sizeof *h);
+}

@@ -1,0 +1,64 @@
+/* The algorithm layer of the linear gravity-wave core: set-up, initial
+ * states, the semi-implicit time step and its diagnostics. It calls the
+ * launch layer for every loop, halo/ for exchanges and solver/ for the
+ * Helmholtz solve; it never loops over columns itself except in set-up. */
+#ifndef GALE_MODEL_H
+#define GALE_MODEL_H
+
+#include "gale_config.h"
+#include "gale_halo.h"
+#include "gale_kernels.h"
+#include "gale_partition.h"
+#include "gale_solver.h"
+
+#include <mpi.h>
+
+typedef struct {
+    gale_config_t cfg;
+    MPI_Comm comm;
+    int rank, nranks, nthreads;
+    gale_cs_t cs;
+    gale_partition_t part;
+    gale_local_t lm;
+    int hdepth;                     /* depth of the exchanges of p */
+    /* geometry (local), owned here and pointed to by km */
+    double *area, *area_rn2, *cell_sign, *lon, *lat;
+    double *elen, *erdist, *eweight; /* eweight = l_e d_e */
+    double *z_if, *z_c, *dz, *dzi, *rdzi;
+    gale_kmesh_t km;
+    gale_helm_t helm;
+    /* prognostics and work fields */
+    gale_field_t u, w, b, p;
+    gale_field_t ru, fu, rb, ws, fw, rhs, pn;
+    gale_halo_t *halo_p;
+    gale_gsum_t gsum;               /* the solver's: [solver] reproducible_sums */
+    gale_gsum_t gsum_diag;          /* energy, checksums: always reproducible */
+    gale_solver_t *solver;
+    /* state of the run */
+    int step;
+    double time;
+    double energy0, energy, max_step_increase, max_w;
+    double setup_s;
+    /* normal-mode probe: projection of the oscillating field on its initial shape */
+    double *probe;                  /* [steps+1] */
+    double probe_norm;
+} gale_model_t;
+
+/* Collective. cfg must be the same on every rank. */
+int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm);
+void gale_model_free(gale_model_t *m);
+/* Collective: one time step, then the checks (NaN/Inf naming field, cell and
+ * level) and the energy. */
+int gale_model_step(gale_model_t *m);
+
+/* Collective diagnostics. */
+int gale_model_energy(gale_model_t *m, double *e);
+/* sum(x*x) over owned entities and all levels of u, w, b, p, reproducibly. */
+int gale_model_checksums(gale_model_t *m, double sums[4]);
+extern const char *const gale_prognostic_names[4];
+
+/* Normal modes: the measured and the analytic angular frequency [1/s];
+ * measured is 0 when fewer than two zero crossings were seen. */
+void gale_model_mode_frequency(const gale_model_t *m, double *measured, double *analytic);
+
+#endif

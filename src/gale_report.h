@@ -1,0 +1,44 @@
+/* The run summary (text) and the run report (JSON, DESIGN.md section 7). */
+#ifndef GALE_REPORT_H
+#define GALE_REPORT_H
+
+#include "gale_base.h"
+#include "gale_model.h"
+
+#include <stdio.h>
+
+/* A small JSON writer: objects and arrays nest, commas are automatic. */
+typedef struct {
+    FILE *f;
+    int depth;
+    int count[32];
+} gale_json_t;
+void gale_json_open(gale_json_t *j, FILE *f);       /* writes the outer '{' */
+void gale_json_close(gale_json_t *j);               /* writes the outer '}' */
+void gale_json_obj(gale_json_t *j, const char *key); /* key NULL inside arrays */
+void gale_json_arr(gale_json_t *j, const char *key);
+void gale_json_end(gale_json_t *j, char close);     /* '}' or ']' */
+void gale_json_num(gale_json_t *j, const char *key, double v);
+void gale_json_int(gale_json_t *j, const char *key, long long v);
+void gale_json_str(gale_json_t *j, const char *key, const char *v);
+void gale_json_bool(gale_json_t *j, const char *key, int v);
+/* The resolved configuration as {section: {key: value}}. */
+void gale_json_config(gale_json_t *j, const char *key, const gale_config_t *cfg);
+
+/* Timers reduced over ranks: min/mean/max seconds and the max count, for
+ * every registered timer plus "other" (wall minus the categories). */
+typedef struct {
+    int n;
+    const char *name[GALE_MAX_TIMERS + 1];
+    int parent[GALE_MAX_TIMERS + 1];
+    double min[GALE_MAX_TIMERS + 1], mean[GALE_MAX_TIMERS + 1], max[GALE_MAX_TIMERS + 1];
+    long count[GALE_MAX_TIMERS + 1];
+} gale_timing_t;
+/* Collective. */
+int gale_timing_reduce(MPI_Comm comm, double wall, gale_timing_t *t);
+void gale_timing_print(const gale_timing_t *t, FILE *out);
+
+/* "%016llx" of the bit pattern of x */
+void gale_hex_bits(double x, char out[17]);
+
+#endif

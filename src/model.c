@@ -1,0 +1,435 @@
+/* The linear gravity-wave core: set-up, initial states, the semi-implicit
+ * Crank-Nicolson step and its diagnostics. docs/numerics.md derives it. */
+#include "gale_model.h"
+
+#include "gale_base.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdint.h>
+#include <string.h>
+
+const char *const gale_prognostic_names[4] = {"u", "w", "b", "p"};
+
+/* ---- set-up ---- */
+
+static int setup_vertical(gale_model_t *m)
+{
+    const int nl = m->cfg.extrusion.levels;
+    const double top = m->cfg.extrusion.top;
+    GALE_ALLOC(m->z_if, nl + 1);
+    GALE_ALLOC(m->z_c, nl);
+    GALE_ALLOC(m->dz, nl);
+    GALE_ALLOC(m->dzi, nl + 1);
+    GALE_ALLOC(m->rdzi, nl + 1);
+    for (int k = 0; k <= nl; k++) {
+        double eta = (double)k / nl;
+        /* stretched: LFRic's quadratic extrusion, thin layers near the ground */
+        m->z_if[k] = top * (m->cfg.extrusion.method == GALE_EXT_STRETCHED ? eta * eta : eta);
+    }
+    m->z_if[nl] = top;
+    for (int k = 0; k < nl; k++) {
+        m->dz[k] = m->z_if[k + 1] - m->z_if[k];
+        m->z_c[k] = 0.5 * (m->z_if[k] + m->z_if[k + 1]);
+    }
+    /* interior interfaces only: w = 0 at the ground and the top */
+    for (int k = 1; k < nl; k++) {
+        m->dzi[k] = m->z_c[k] - m->z_c[k - 1];
+        m->rdzi[k] = 1.0 / m->dzi[k];
+    }
+    return GALE_OK;
+}
+
+static int setup_geometry(gale_model_t *m)
+{
+    const gale_local_t *lm = &m->lm;
+    const int nc = lm->ncell[lm->depth], ne = lm->nedge[lm->depth];
+    const int na = (nc + GALE_LANES - 1) / GALE_LANES * GALE_LANES;
+    GALE_ALLOC(m->area, na);
+    GALE_ALLOC(m->area_rn2, na);
+    GALE_ALLOC(m->lon, nc);
+    GALE_ALLOC(m->lat, nc);
+    GALE_ALLOC(m->cell_sign, 4 * (size_t)nc);
+    GALE_ALLOC(m->elen, ne);
+    GALE_ALLOC(m->erdist, ne);
+    GALE_ALLOC(m->eweight, ne);
+    for (int c = 0; c < nc; c++) {
+        gale_gid_t g = lm->cell_gid[c];
+        double x[3];
+        m->area[c] = gale_cs_cell_area(&m->cs, g);
+        m->area_rn2[c] = m->area[c] / m->cfg.physics.bvf_square;
+        gale_cs_cell_centre(&m->cs, g, x);
+        gale_lonlat(x, &m->lon[c], &m->lat[c]);
+        for (int s = 0; s < 4; s++) {
+            gale_gid_t ec[2];
+            gale_cs_edge_cells(&m->cs, lm->edge_gid[lm->cell_edge[4 * c + s]], ec);
+            m->cell_sign[4 * c + s] = ec[0] == g ? 1.0 : -1.0;
+        }
+    }
+    for (int e = 0; e < ne; e++) {
+        gale_edge_geom_t eg;
+        gale_cs_edge_geom(&m->cs, lm->edge_gid[e], &eg);
+        m->elen[e] = eg.length;
+        m->erdist[e] = 1.0 / eg.dist;
+        m->eweight[e] = eg.length * eg.dist;
+    }
+    gale_kmesh_t *km = &m->km;
+    memset(km, 0, sizeof *km);
+    km->nlev = m->cfg.extrusion.levels;
+    km->sc = gale_pad8(km->nlev);
+    km->si = gale_pad8(km->nlev + 1);
+    km->ncell = nc;
+    km->nedge = ne;
+    km->ncell_alloc = na;
+    km->cell_nbr = lm->cell_nbr;
+    km->cell_edge = lm->cell_edge;
+    km->cell_sign = m->cell_sign;
+    km->edge_cell = lm->edge_cell;
+    km->area = m->area;
+    km->elen = m->elen;
+    km->erdist = m->erdist;
+    km->dz = m->dz;
+    km->rdzi = m->rdzi;
+    km->c2 = m->cfg.physics.speed_of_sound * m->cfg.physics.speed_of_sound;
+    km->n2 = m->cfg.physics.bvf_square;
+    km->tau = m->cfg.timestepping.alpha * m->cfg.timestepping.dt;
+    GALE_CALL(gale_helmholtz_setup(km, &m->helm));
+    GALE_CALL(gale_k_init(km));
+    return GALE_OK;
+}
+
+static int field(gale_model_t *m, gale_field_t *f, const char *name, gale_loc_t loc)
+{
+    GALE_CALL(gale_field_create(f, name, loc, m->cfg.extrusion.levels, 8, &m->lm));
+    GALE_CALL(gale_k_field_register(f));
+    return GALE_OK;
+}
+
+/* ---- initial states (on every local column: a function of position) ---- */
+
+static double sph_harm(int l, double lat)
+{
+    double s = sin(lat);
+    return l == 1 ? s : 0.5 * (3.0 * s * s - 1.0);
+}
+
+static double mode_m(const gale_model_t *m)
+{
+    return m->cfg.initial.vertical_wavenumber * GALE_PI / m->cfg.extrusion.top;
+}
+
+static int initial_state(gale_model_t *m)
+{
+    const gale_config_t *cfg = &m->cfg;
+    const int nc = m->lm.ncell[m->lm.depth], nl = cfg->extrusion.levels;
+    const int sc = m->km.sc, si = m->km.si;
+    double *b = gale_fd(&m->b), *p = gale_fd(&m->p);
+    const double amp = cfg->initial.amplitude, c2 = m->km.c2, n2 = m->km.n2;
+    /* u, w start at rest in every case (fields are zero-filled) */
+    switch (cfg->initial.kase) {
+    case GALE_CASE_GRAVITY_WAVE: {
+        /* DCMIP 2012 test 3-1 perturbation, b = g dtheta / theta0 */
+        const double lonc = cfg->initial.centre_lon * GALE_PI / 180.0;
+        const double latc = cfg->initial.centre_lat * GALE_PI / 180.0;
+        const double xc[3] = {cos(latc) * cos(lonc), cos(latc) * sin(lonc), sin(latc)};
+        const double d = cfg->initial.half_width, lz = cfg->initial.vertical_wavelength;
+        const double b0 = cfg->planet.gravity * cfg->initial.dtheta / cfg->initial.theta0;
+        for (int c = 0; c < nc; c++) {
+            double x[3] = {cos(m->lat[c]) * cos(m->lon[c]), cos(m->lat[c]) * sin(m->lon[c]),
+                           sin(m->lat[c])};
+            double r = m->cs.radius * gale_arc(xc, x);
+            double s = d * d / (d * d + r * r);
+            for (int k = 0; k <= nl; k++)
+                b[(size_t)c * si + k] = b0 * s * sin(2.0 * GALE_PI * m->z_if[k] / lz);
+        }
+        break;
+    }
+    case GALE_CASE_BALANCED:
+        /* p(z), and b = dp/dz with the model's own vertical gradient, so that
+         * dw/dt = -G_z p + b is zero to the bit */
+        for (int c = 0; c < nc; c++) {
+            double *pc = p + (size_t)c * sc, *bc = b + (size_t)c * si;
+            for (int k = 0; k < nl; k++) pc[k] = amp * cos(GALE_PI * m->z_c[k] / cfg->extrusion.top);
+            for (int k = 1; k < nl; k++) bc[k] = (pc[k] - pc[k - 1]) * m->rdzi[k];
+        }
+        break;
+    case GALE_CASE_NORMAL_MODE:
+        if (cfg->initial.mode == GALE_MODE_VERTICAL) {
+            /* standing mode p = P cos(mz), b = B sin(mz), w = 0 with the
+             * continuous ratio B = N^2 P / (c^2 m); w oscillates as sin(omega t) */
+            const double mm = mode_m(m), bb = n2 * amp / (c2 * mm);
+            for (int c = 0; c < nc; c++) {
+                for (int k = 0; k < nl; k++) p[(size_t)c * sc + k] = amp * cos(mm * m->z_c[k]);
+                for (int k = 1; k < nl; k++) b[(size_t)c * si + k] = bb * sin(mm * m->z_if[k]);
+            }
+        } else {
+            for (int c = 0; c < nc; c++)
+                for (int k = 0; k < nl; k++)
+                    p[(size_t)c * sc + k] = amp * sph_harm(cfg->initial.degree, m->lat[c]);
+        }
+        break;
+    default: GALE_ERROR(GALE_ERR_INTERNAL, "unknown case %d", cfg->initial.kase);
+    }
+    m->u.halo_valid = m->w.halo_valid = m->b.halo_valid = m->p.halo_valid = m->lm.depth;
+    GALE_CALL(gale_k_field_to_device(&m->u));
+    GALE_CALL(gale_k_field_to_device(&m->w));
+    GALE_CALL(gale_k_field_to_device(&m->b));
+    GALE_CALL(gale_k_field_to_device(&m->p));
+    return GALE_OK;
+}
+
+/* The normal-mode probe: the oscillating field projected on its initial shape. */
+static int probe_value(gale_model_t *m, gale_rsum_t acc[2])
+{
+    const int nl = m->km.nlev, c0 = m->lm.ncell[0];
+    const gale_config_t *cfg = &m->cfg;
+    if (cfg->initial.kase != GALE_CASE_NORMAL_MODE) return GALE_OK;
+    GALE_CALL(gale_k_field_to_host(cfg->initial.mode == GALE_MODE_VERTICAL ? &m->w : &m->p));
+    /* a short serial loop on owned cells: it runs once per step on a small case */
+    if (cfg->initial.mode == GALE_MODE_VERTICAL) {
+        const double mm = mode_m(m), *w = gale_fd(&m->w);
+        for (int c = 0; c < c0; c++)
+            for (int k = 1; k < nl; k++) {
+                double s = sin(mm * m->z_if[k]), wt = m->area[c] * m->dzi[k];
+                gale_rsum_add(&acc[0], wt * s * w[(size_t)c * m->km.si + k]);
+                gale_rsum_add(&acc[1], wt * s * s);
+            }
+    } else {
+        const double *p = gale_fd(&m->p);
+        for (int c = 0; c < c0; c++) {
+            double y = sph_harm(cfg->initial.degree, m->lat[c]);
+            for (int k = 0; k < nl; k++) {
+                double wt = m->area[c] * m->dz[k];
+                gale_rsum_add(&acc[0], wt * y * p[(size_t)c * m->km.sc + k]);
+                gale_rsum_add(&acc[1], wt * y * y);
+            }
+        }
+    }
+    return GALE_OK;
+}
+
+/* Energy (and the probe) in one reproducible global sum. */
+static int energy_and_probe(gale_model_t *m, double *e, double *probe)
+{
+    const gale_local_t *lm = &m->lm;
+    const int nl = m->km.nlev;
+    gale_rsum_t acc[6];
+    for (int i = 0; i < 6; i++) gale_rsum_zero(&acc[i]);
+    gale_dotpair_t pu = {m->u.data, m->u.data, m->eweight, m->dz};
+    gale_dotpair_t pc[3] = {{m->w.data, m->w.data, m->area, m->dzi},
+                            {m->b.data, m->b.data, m->area_rn2, m->dzi},
+                            {m->p.data, m->p.data, m->km.h_ad, m->dz}};
+    gale_k_dots(GALE_F64, 0, lm->nedge_owned, m->km.sc, 0, nl, 1, &pu, 1, &acc[0]);
+    gale_k_dots(GALE_F64, 0, lm->ncell[0], m->km.si, 0, nl + 1, 2, pc, 1, &acc[1]);
+    gale_k_dots(GALE_F64, 0, lm->ncell[0], m->km.sc, 0, nl, 1, &pc[2], 1, &acc[3]);
+    GALE_CALL(probe_value(m, &acc[4]));
+    double v[6];
+    GALE_CALL(gale_gsum(&m->gsum_diag, 6, acc, v));
+    *e = 0.5 * (v[0] + v[1] + v[2] + v[3]);
+    if (probe) *probe = v[5] > 0 ? v[4] / v[5] : 0;
+    return GALE_OK;
+}
+
+int gale_model_energy(gale_model_t *m, double *e) { return energy_and_probe(m, e, NULL); }
+
+int gale_model_checksums(gale_model_t *m, double sums[4])
+{
+    const gale_local_t *lm = &m->lm;
+    const int nl = m->km.nlev;
+    gale_rsum_t acc[4];
+    for (int i = 0; i < 4; i++) gale_rsum_zero(&acc[i]);
+    gale_dotpair_t pu = {m->u.data, m->u.data, NULL, NULL};
+    gale_dotpair_t pi[2] = {{m->w.data, m->w.data, NULL, NULL}, {m->b.data, m->b.data, NULL, NULL}};
+    gale_dotpair_t pp = {m->p.data, m->p.data, NULL, NULL};
+    gale_k_dots(GALE_F64, 0, lm->nedge_owned, m->km.sc, 0, nl, 1, &pu, 1, &acc[0]);
+    gale_k_dots(GALE_F64, 0, lm->ncell[0], m->km.si, 0, nl + 1, 2, pi, 1, &acc[1]);
+    gale_k_dots(GALE_F64, 0, lm->ncell[0], m->km.sc, 0, nl, 1, &pp, 1, &acc[3]);
+    GALE_CALL(gale_gsum(&m->gsum_diag, 4, acc, sums));
+    return GALE_OK;
+}
+
+int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
+{
+    double t0 = gale_wtime();
+    memset(m, 0, sizeof *m);
+    m->cfg = *cfg;
+    m->comm = comm;
+    GALE_MPI(MPI_Comm_rank(comm, &m->rank));
+    GALE_MPI(MPI_Comm_size(comm, &m->nranks));
+    m->nthreads = omp_get_max_threads();
+    GALE_CALL(gale_cs_init(&m->cs, cfg->mesh.n, cfg->planet.radius / cfg->planet.scaling));
+    if (m->nranks > m->cs.ncells)
+        GALE_ERROR(GALE_ERR_INPUT, "%d ranks for mesh C%d: at most %lld (one column each)",
+                   m->nranks, cfg->mesh.n, (long long)m->cs.ncells);
+    GALE_CALL(gale_partition_build(&m->cs, m->nranks, cfg->partitioning.method, &m->part));
+    GALE_CALL(gale_local_build(&m->cs, &m->part, m->rank, cfg->halo.depth, &m->lm));
+    m->hdepth = cfg->halo.redundant_computation ? cfg->halo.depth : 1;
+    GALE_CALL(setup_vertical(m));
+    GALE_CALL(setup_geometry(m));
+    GALE_CALL(field(m, &m->u, "u", GALE_LOC_EDGE));
+    GALE_CALL(field(m, &m->w, "w", GALE_LOC_IFACE));
+    GALE_CALL(field(m, &m->b, "b", GALE_LOC_IFACE));
+    GALE_CALL(field(m, &m->p, "p", GALE_LOC_CELL));
+    GALE_CALL(field(m, &m->ru, "ru", GALE_LOC_EDGE));
+    GALE_CALL(field(m, &m->fu, "fu", GALE_LOC_EDGE));
+    GALE_CALL(field(m, &m->rb, "rb", GALE_LOC_IFACE));
+    GALE_CALL(field(m, &m->ws, "ws", GALE_LOC_IFACE));
+    GALE_CALL(field(m, &m->fw, "fw", GALE_LOC_IFACE));
+    GALE_CALL(field(m, &m->rhs, "rhs", GALE_LOC_CELL));
+    GALE_CALL(field(m, &m->pn, "pn", GALE_LOC_CELL));
+    GALE_CALL(gale_halo_create(&m->halo_p, &m->lm, comm, GALE_LOC_CELL, m->km.nlev, m->km.sc, 8,
+                               m->hdepth));
+    gale_gsum_init(&m->gsum, comm, cfg->solver.reproducible_sums);
+    gale_gsum_init(&m->gsum_diag, comm, 1);
+    gale_solver_opts_t so = {
+        .method = cfg->solver.method, .preconditioner = cfg->solver.preconditioner,
+        .precision = cfg->solver.precision, .rtol = cfg->solver.tolerance,
+        .atol = cfg->solver.abs_tolerance, .max_iterations = cfg->solver.max_iterations,
+        .fail_on_non_converged = cfg->solver.fail_on_non_converged,
+        .monitor = cfg->solver.monitor_convergence, .gcr_restart = cfg->solver.gcr_restart,
+        .replace_every = cfg->solver.replace_every, .halo_depth = cfg->halo.depth,
+        .redundant = cfg->halo.redundant_computation, .overlap = cfg->halo.overlap};
+    GALE_CALL(gale_solver_create(&m->solver, &so, comm, &m->lm, &m->km, &m->gsum));
+    GALE_CALL(initial_state(m));
+    GALE_ALLOC(m->probe, cfg->timestepping.steps + 1);
+    GALE_CALL(energy_and_probe(m, &m->energy0, &m->probe[0]));
+    m->energy = m->energy0;
+    m->setup_s = gale_wtime() - t0;
+    return GALE_OK;
+}
+
+void gale_model_free(gale_model_t *m)
+{
+    gale_solver_destroy(&m->solver);
+    gale_halo_destroy(&m->halo_p);
+    gale_field_t *f[] = {&m->u, &m->w, &m->b, &m->p, &m->ru, &m->fu, &m->rb, &m->ws, &m->fw,
+                         &m->rhs, &m->pn};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        gale_k_field_release(f[i]);
+        gale_field_free(f[i]);
+    }
+    gale_k_finalize(&m->km);
+    gale_helmholtz_free(&m->helm);
+    void *a[] = {m->area, m->area_rn2, m->cell_sign, m->lon, m->lat, m->elen, m->erdist,
+                 m->eweight, m->z_if, m->z_c, m->dz, m->dzi, m->rdzi, m->probe};
+    for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);
+    gale_local_free(&m->lm);
+    gale_partition_free(&m->part);
+}
+
+/* ---- the time step ---- */
+
+/* NaN/Inf anywhere stops the run on every rank, naming the first bad entry
+ * in global order; max |w| comes out of the same reduction. */
+static int check_state(gale_model_t *m)
+{
+    const gale_local_t *lm = &m->lm;
+    const int nl = m->km.nlev;
+    const gale_field_t *f[4] = {&m->u, &m->w, &m->b, &m->p};
+    int64_t key[5];
+    double maxw = 0;
+    for (int i = 0; i < 4; i++) {
+        int ncol = f[i]->loc == GALE_LOC_EDGE ? lm->nedge_owned : lm->ncell[0];
+        int bc, bl;
+        GALE_CALL(gale_k_field_to_host((gale_field_t *)f[i]));
+        double mx = gale_k_maxabs(0, ncol, f[i]->stride, 0, f[i]->nlev, gale_fd(f[i]), &bc, &bl);
+        if (i == 1) maxw = mx;
+        gale_gid_t g = bc < 0 ? -1 : f[i]->loc == GALE_LOC_EDGE ? lm->edge_gid[bc] : lm->cell_gid[bc];
+        key[i] = bc < 0 ? INT64_MAX : g * (nl + 1) + bl;
+    }
+    /* non-negative doubles order like their bit patterns: MIN of -bits is MAX */
+    int64_t bits;
+    memcpy(&bits, &maxw, sizeof bits);
+    key[4] = isfinite(maxw) ? -bits : 0;
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, key, 5, MPI_INT64_T, MPI_MIN, m->comm));
+    for (int i = 0; i < 4; i++)
+        if (key[i] != INT64_MAX) {
+            gale_gid_t g = key[i] / (nl + 1);
+            int lev = (int)(key[i] % (nl + 1)), p = 0, ci = 0, cj = 0;
+            const char *what = f[i]->loc == GALE_LOC_EDGE ? "edge" : "cell";
+            if (f[i]->loc != GALE_LOC_EDGE) gale_cs_cell_pij(&m->cs, g, &p, &ci, &cj);
+            if (f[i]->loc == GALE_LOC_EDGE)
+                GALE_ERROR(GALE_ERR_NUMERIC, "step %d: %s is not finite at %s %lld, level %d",
+                           m->step, gale_prognostic_names[i], what, (long long)g, lev);
+            GALE_ERROR(GALE_ERR_NUMERIC,
+                       "step %d: %s is not finite at cell %lld (panel %d, i %d, j %d), level %d",
+                       m->step, gale_prognostic_names[i], (long long)g, p, ci, cj, lev);
+        }
+    bits = -key[4];
+    memcpy(&m->max_w, &bits, sizeof bits);
+    return GALE_OK;
+}
+
+int gale_model_step(gale_model_t *m)
+{
+    const gale_kmesh_t *km = &m->km;
+    const gale_local_t *lm = &m->lm;
+    const int e0 = lm->nedge[0], c0 = lm->ncell[0];
+    const double dt = m->cfg.timestepping.dt, alpha = m->cfg.timestepping.alpha;
+    const double cw = (1.0 - alpha) * dt, tau = alpha * dt;
+    double *u = gale_fd(&m->u), *w = gale_fd(&m->w), *b = gale_fd(&m->b), *p = gale_fd(&m->p);
+
+    /* explicit halves: Ru = u - cw G_h p, (Rb, W*) per column; needs p's halo */
+    if (m->p.halo_valid < 1) GALE_CALL(gale_halo_exchange(m->halo_p, &m->p));
+    gale_k_grad_h(km, 0, e0, cw, u, p, gale_fd(&m->ru));
+    gale_k_col_explicit(km, 0, c0, cw, w, b, p, gale_fd(&m->rb), gale_fd(&m->ws));
+    /* the divergence of the old and the explicit-new fluxes in one pass */
+    gale_k_axpby(GALE_F64, 0, e0, km->sc, cw, u, tau, m->ru.data, m->fu.data);
+    gale_k_axpby(GALE_F64, 0, c0, km->si, cw, w, tau, m->ws.data, m->fw.data);
+    gale_k_rhs(km, 0, c0, p, gale_fd(&m->fu), gale_fd(&m->fw), gale_fd(&m->rhs));
+    m->rhs.halo_valid = 0;
+
+    /* the Helmholtz problem for p^{n+1}, from p^n as first guess */
+    int pv = m->cfg.halo.redundant_computation ? m->p.halo_valid : 0;
+    gale_k_copy(GALE_F64, 0, lm->ncell[pv], km->sc, p, m->pn.data);
+    m->pn.halo_valid = pv;
+    GALE_CALL(gale_solver_solve(m->solver, &m->rhs, &m->pn));
+    if (m->pn.halo_valid < 1) GALE_CALL(gale_halo_exchange(m->halo_p, &m->pn));
+
+    /* back-substitution */
+    gale_k_grad_h(km, 0, e0, tau, gale_fd(&m->ru), gale_fd(&m->pn), u);
+    gale_k_col_backsub(km, 0, c0, gale_fd(&m->pn), gale_fd(&m->ws), gale_fd(&m->rb), w, b);
+    gale_field_t t = m->p;
+    m->p = m->pn;
+    m->pn = t;
+
+    m->step++;
+    m->time += dt;
+    GALE_CALL(check_state(m));
+    double e_old = m->energy, probe = 0;
+    GALE_CALL(energy_and_probe(m, &m->energy, &probe));
+    if (m->probe && m->step <= m->cfg.timestepping.steps) m->probe[m->step] = probe;
+    double inc = (m->energy - e_old) / (m->energy0 > 0 ? m->energy0 : 1);
+    if (m->step == 1 || inc > m->max_step_increase) m->max_step_increase = inc;
+    return GALE_OK;
+}
+
+void gale_model_mode_frequency(const gale_model_t *m, double *measured, double *analytic)
+{
+    const gale_config_t *cfg = &m->cfg;
+    const double c2 = m->km.c2, n2 = m->km.n2;
+    *measured = 0;
+    *analytic = 0;
+    if (cfg->initial.kase != GALE_CASE_NORMAL_MODE) return;
+    if (cfg->initial.mode == GALE_MODE_VERTICAL) {
+        double mm = mode_m(m);
+        *analytic = sqrt(c2 * mm * mm + n2);
+    } else {
+        int l = cfg->initial.degree;
+        *analytic = sqrt(c2 * l * (l + 1)) / m->cs.radius;
+    }
+    /* zero crossings of the probe, linearly interpolated between steps */
+    double first = -1, last = -1;
+    int n = 0;
+    const double dt = cfg->timestepping.dt;
+    for (int s = 0; s < m->step; s++) {
+        double a = m->probe[s], b = m->probe[s + 1];
+        if ((a <= 0 && b > 0) || (a >= 0 && b < 0)) {
+            double t = (s + a / (a - b)) * dt;
+            if (n == 0) first = t;
+            last = t;
+            n++;
+        }
+    }
+    if (n >= 2) *measured = GALE_PI * (n - 1) / (last - first);
+}

@@ -1,0 +1,413 @@
+/* Configuration: defaults, every value type, precedence, every class of bad
+ * input (status and the message's content), the dump round trip, the key
+ * table printout and LFRic namelists. */
+#include "gale_base.h"
+#include "gale_config.h"
+#include "gale_solver.h" /* GALE_KRYLOV_*, GALE_PC_* */
+#include "gale_test.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tmpdir[] = "/tmp/gale_test_config_XXXXXX";
+static char out[16384]; /* what the last captured call printed */
+
+/* Writes text to tmpdir/name; returns the path (valid until the next call). */
+static const char *put_file(const char *name, const char *text)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* gale_config_parse with file descriptor fd (1 or 2) sent to a file; what
+ * was printed there ends up in out. */
+static int parse_captured(int fd, gale_config_t *cfg, const char *path, int no, char **ov)
+{
+    char cap[512];
+    snprintf(cap, sizeof cap, "%s/captured.txt", tmpdir);
+    fflush(stdout);
+    fflush(stderr);
+    int saved = dup(fd), f = open(cap, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(f, fd);
+    close(f);
+    int st = gale_config_parse(cfg, path, no, ov);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(saved, fd);
+    close(saved);
+    FILE *in = fopen(cap, "r");
+    size_t n = in ? fread(out, 1, sizeof out - 1, in) : 0;
+    out[n] = '\0';
+    if (in) fclose(in);
+    return st;
+}
+
+static int lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++) n += *s == '\n';
+    return n;
+}
+
+/* ---------------- defaults and types ---------------- */
+
+static void test_defaults(void)
+{
+    gale_config_t c, d;
+    gale_config_defaults(&c);
+    CHECK(c.mesh.n == 24, "mesh %d", c.mesh.n);
+    CHECK(c.extrusion.levels == 10 && c.extrusion.method == GALE_EXT_UNIFORM, "extrusion");
+    CHECK_REL(c.extrusion.top, 10000.0, 0);
+    CHECK_REL(c.planet.radius, 6371229.0, 0);
+    CHECK_REL(c.planet.scaling, 125.0, 0);
+    CHECK_REL(c.physics.bvf_square, 1e-4, 0);
+    CHECK_REL(c.physics.speed_of_sound, 340.0, 0);
+    CHECK_REL(c.timestepping.dt, 100.0, 0);
+    CHECK(c.timestepping.steps == 36, "steps %d", c.timestepping.steps);
+    CHECK_REL(c.timestepping.alpha, 0.5, 0);
+    CHECK(c.initial.kase == GALE_CASE_GRAVITY_WAVE, "case");
+    CHECK(c.solver.method == GALE_KRYLOV_CG && c.solver.preconditioner == GALE_PC_TRIDIAGONAL,
+          "solver");
+    CHECK(c.solver.reproducible_sums == 1 && c.solver.monitor_convergence == 0, "bools");
+    CHECK(c.logging.level == GALE_LOG_INFO, "log level %d", c.logging.level);
+    CHECK(c.source[0] == '\0', "source");
+
+    /* Every default, given as an override, parses (a bad default would be
+     * silently zero in gale_config_defaults) and gives the default struct. */
+    for (int i = 0; i < gale_nkeys; i++) {
+        char arg[512], *ov[] = {arg};
+        snprintf(arg, sizeof arg, "--%s.%s=%s", gale_keys[i].section, gale_keys[i].key,
+                 gale_keys[i].def);
+        int st = parse_captured(2, &d, NULL, 1, ov);
+        CHECK(st == GALE_OK, "default of [%s] %s does not parse: %s", gale_keys[i].section,
+              gale_keys[i].key, out);
+        CHECK(memcmp(&c, &d, sizeof c) == 0, "[%s] %s: default differs", gale_keys[i].section,
+              gale_keys[i].key);
+    }
+    /* parse without a file or overrides is the defaults */
+    CHECK_OK(gale_config_parse(&d, NULL, 0, NULL));
+    CHECK(memcmp(&c, &d, sizeof c) == 0, "parse(NULL) differs from defaults");
+}
+
+static void test_types(void)
+{
+    gale_config_t c;
+    CHECK_OK(gale_config_parse(&c, GALE_TEST_DATA "/good.ini", 0, NULL));
+    CHECK(c.mesh.n == 48, "mesh %d", c.mesh.n);
+    CHECK(c.extrusion.levels == 20, "levels %d", c.extrusion.levels);
+    CHECK_REL(c.extrusion.top, 12000.5, 0);
+    CHECK(c.extrusion.method == GALE_EXT_STRETCHED, "method %d", c.extrusion.method);
+    CHECK(c.solver.method == GALE_KRYLOV_BICGSTAB, "solver %d", c.solver.method);
+    CHECK_REL(c.solver.tolerance, 1e-12, 0);
+    CHECK(c.solver.reproducible_sums == 0 && c.solver.monitor_convergence == 1, "bools");
+    CHECK(c.initial.kase == GALE_CASE_BALANCED, "case %d", c.initial.kase);
+    CHECK_REL(c.initial.dtheta, -0.25, 0);
+    CHECK_REL(c.initial.centre_lat, 10.5, 0);
+    CHECK(strcmp(c.source, GALE_TEST_DATA "/good.ini") == 0, "source '%s'", c.source);
+
+    /* every boolean spelling */
+    const char *yes[] = {"true", "Yes", "ON", "1"}, *no[] = {"FALSE", "no", "off", "0"};
+    for (int i = 0; i < 4; i++) {
+        char a[64], b[64], *ov[] = {a, b};
+        snprintf(a, sizeof a, "halo.overlap=%s", no[i]);
+        snprintf(b, sizeof b, "halo.gpu_aware=%s", yes[i]);
+        CHECK_OK(gale_config_parse(&c, NULL, 2, ov));
+        CHECK(c.halo.overlap == 0 && c.halo.gpu_aware == 1, "bool spelling %s/%s", no[i], yes[i]);
+    }
+    /* range ends are inclusive; mesh accepts c<N> */
+    char *ov[] = {"timestepping.alpha=1", "--extrusion.levels=4096", "mesh.name=c8192",
+                  "--initial.centre_lat=-90"};
+    CHECK_OK(gale_config_parse(&c, NULL, 4, ov));
+    CHECK(c.timestepping.alpha == 1.0 && c.extrusion.levels == 4096 && c.mesh.n == 8192 &&
+              c.initial.centre_lat == -90.0, "range ends");
+
+    CHECK(strcmp(gale_config_choice("solver", "method", GALE_KRYLOV_GCR), "gcr") == 0, "choice");
+    CHECK(strcmp(gale_config_choice("logging", "level", 3), "debug") == 0, "choice");
+    CHECK(strcmp(gale_config_choice("solver", "method", 4), "?") == 0, "choice out of range");
+    CHECK(strcmp(gale_config_choice("solver", "tolerance", 0), "?") == 0, "choice of a real");
+}
+
+static void test_precedence(void)
+{
+    gale_config_t c;
+    const char *p = put_file("prec.ini", "[timestepping]\ndt = 50\nsteps = 10\n");
+    char *ov[] = {"--timestepping.dt=25", "timestepping.alpha=0.75", "--timestepping.dt=20"};
+    CHECK_OK(gale_config_parse(&c, p, 3, ov));
+    CHECK_REL(c.timestepping.dt, 20.0, 0);   /* override beats file; the last override wins */
+    CHECK(c.timestepping.steps == 10, "file beats default");
+    CHECK_REL(c.timestepping.alpha, 0.75, 0); /* override of a key the file leaves alone */
+    CHECK(c.mesh.n == 24, "default stays");
+}
+
+/* ---------------- bad input ---------------- */
+
+typedef struct {
+    const char *file; /* INI text, or NULL: no file */
+    const char *arg;  /* an override, or NULL */
+    const char *want[3];
+} bad_t;
+
+static const bad_t bad_cases[] = {
+    {"[solver]\ntolerence = 1e-6\n", NULL,
+     {"bad.ini:2: [solver] tolerence: unknown key; did you mean 'tolerance'?"}},
+    {"[solver]\nfoo = 1\n", NULL, {"[solver] foo: unknown key; allowed: 'method',", "'replace_every'"}},
+    {"# c\n[solvr]\n", NULL, {"bad.ini:2: [solvr]: unknown section; did you mean [solver]?"}},
+    {"[zzzzzzz]\n", NULL, {"unknown section; allowed: [mesh], [extrusion]"}},
+    {"[timestepping]\n\ndt = 1O0\n", NULL, {"bad.ini:3: [timestepping] dt = '1O0': not a number"}},
+    {"[timestepping]\ndt = inf\n", NULL, {"dt = 'inf': not a finite number"}},
+    {"[timestepping]\ndt = 0\n", NULL, {"dt = '0': out of range [1e-09, inf)"}},
+    {"[timestepping]\nalpha = 0.3\n", NULL, {"bad.ini:2: [timestepping] alpha = '0.3': out of range [0.5, 1]"}},
+    {"[extrusion]\nlevels = 10.5\n", NULL, {"[extrusion] levels = '10.5': not an integer"}},
+    {"[extrusion]\nlevels = 0\n", NULL, {"levels = '0': out of range [1, 4096]"}},
+    {"[extrusion]\nlevels = 99999999999999999999\n", NULL, {"out of range [1, 4096]"}},
+    {"[extrusion]\nlevels = 1e3\n", NULL, {"levels = '1e3': not an integer"}},
+    {"[mesh]\nname = C0\n", NULL, {"[mesh] name = 'C0': expected C<N> with N in [1, 8192]"}},
+    {"[mesh]\nname = 24\n", NULL, {"[mesh] name = '24': expected C<N>"}},
+    {"[mesh]\nname = C-4\n", NULL, {"name = 'C-4': expected C<N>"}},
+    {"[solver]\nreproducible_sums = maybe\n", NULL, {"reproducible_sums = 'maybe': not a boolean"}},
+    {"[solver]\nmethod = cgg\n", NULL,
+     {"[solver] method = 'cgg': not one of cg|pipelined_cg|bicgstab|gcr; did you mean 'cg'?"}},
+    {"[solver]\nmethod = gmres\n", NULL, {"method = 'gmres': not one of cg|pipelined_cg|bicgstab|gcr"}},
+    {"[solver]\ntolerance = 1e-6\nmethod = cg\ntolerance = 1e-7\n", NULL,
+     {"bad.ini:4: [solver] tolerance: duplicate key (first set on line 2)"}},
+    {"levels = 3\n[extrusion]\n", NULL,
+     {"bad.ini:1: levels = '3': key outside any section; put it under [extrusion]"}},
+    {"[solver]\njust some words\n", NULL,
+     {"bad.ini:2: 'just some words': expected 'key = value', '[section]' or a comment"}},
+    {"[solver]\nmax iterations = 3\n", NULL, {"'max iterations = 3': expected 'key = value'"}},
+    {"[solver]\n= 3\n", NULL, {"'= 3': expected 'key = value'"}},
+    {"[solver\n", NULL, {"bad.ini:1: '[solver': missing ']'"}},
+    {"[solver] x\n", NULL, {"unexpected text 'x' after the section header"}},
+    {"[initial]\ncase = 'balanced\n", NULL, {"[initial] case: unterminated quote '"}},
+    {"[initial]\ncase = 'balanced' x\n", NULL, {"unexpected text 'x' after the closing quote"}},
+    {NULL, "--solver.tolerance=abc", {"command line: --solver.tolerance=abc: not a number"}},
+    {NULL, "solver.tolerence=1", {"command line: solver.tolerence=1: unknown key [solver] tolerence; did you mean 'tolerance'?"}},
+    {NULL, "--solvr.method=cg", {"unknown section [solvr]; did you mean [solver]?"}},
+    {NULL, "--solver", {"command line: --solver: expected --section.key=value"}},
+    {NULL, "--solver=cg", {"expected --section.key=value"}},
+    {NULL, "--timestepping.alpha=2", {"command line: --timestepping.alpha=2: out of range [0.5, 1]"}},
+    /* a good file does not excuse a bad override */
+    {"[solver]\nmethod = gcr\n", "--halo.depth=4", {"--halo.depth=4: out of range [1, 3]"}},
+};
+
+static void test_bad_input(void)
+{
+    gale_config_t c, keep;
+    memset(&keep, 0x5a, sizeof keep);
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        const bad_t *b = &bad_cases[i];
+        char *ov[] = {(char *)b->arg};
+        memcpy(&c, &keep, sizeof c);
+        int st = parse_captured(2, &c, b->file ? put_file("bad.ini", b->file) : NULL, b->arg != NULL, ov);
+        CHECK(st == GALE_ERR_INPUT, "case %zu: status %d, expected GALE_ERR_INPUT", i, st);
+        CHECK(lines(out) == 1 && strncmp(out, "gale: error: ", 13) == 0,
+              "case %zu: expected one 'gale: error:' line, got:\n%s", i, out);
+        for (int w = 0; w < 3 && b->want[w]; w++)
+            CHECK(strstr(out, b->want[w]), "case %zu: message lacks \"%s\":\n%s", i, b->want[w], out);
+        CHECK(memcmp(&c, &keep, sizeof c) == 0, "case %zu: cfg changed on failure", i);
+    }
+
+    /* missing file, and a directory instead of a file */
+    int st = parse_captured(2, &c, "nofile.ini", 0, NULL);
+    CHECK(st == GALE_ERR_INPUT && lines(out) == 1 &&
+              strstr(out, "cannot open configuration file 'nofile.ini': No such file or directory"),
+          "missing file: %d\n%s", st, out);
+    st = parse_captured(2, &c, "nofile.nml", 0, NULL);
+    CHECK(st == GALE_ERR_INPUT && strstr(out, "cannot open configuration file 'nofile.nml'"),
+          "missing namelist: %d\n%s", st, out);
+    st = parse_captured(2, &c, tmpdir, 0, NULL);
+    CHECK(st == GALE_ERR_INPUT && lines(out) == 1 && strstr(out, "cannot read configuration file"),
+          "directory: %d\n%s", st, out);
+}
+
+/* ---------------- dump ---------------- */
+
+static void round_trip(const gale_config_t *c, const char *what)
+{
+    char buf[8192];
+    gale_config_t back;
+    size_t need = gale_config_dump(c, NULL, 0);
+    size_t len = gale_config_dump(c, buf, sizeof buf);
+    CHECK(len == need && len == strlen(buf) && len < sizeof buf, "%s: dump length", what);
+    char small[16];
+    CHECK(gale_config_dump(c, small, sizeof small) == need && strlen(small) == sizeof small - 1,
+          "%s: truncated dump", what);
+    CHECK_OK(gale_config_parse(&back, put_file("dump.ini", buf), 0, NULL));
+    gale_config_t a;
+    memcpy(&a, c, sizeof a);
+    memset(a.source, 0, sizeof a.source);
+    memset(back.source, 0, sizeof back.source);
+    CHECK(memcmp(&a, &back, sizeof a) == 0, "%s: dump does not round-trip:\n%s", what, buf);
+}
+
+static void test_dump(void)
+{
+    gale_config_t c;
+    char buf[8192];
+    gale_config_defaults(&c);
+    round_trip(&c, "defaults");
+    gale_config_dump(&c, buf, sizeof buf);
+    CHECK(strstr(buf, "[mesh]\nname = C24\n") && strstr(buf, "\n[solver]\nmethod = cg\n") &&
+              strstr(buf, "tolerance = 1e-10\n") && strstr(buf, "reproducible_sums = true\n") &&
+              strstr(buf, "level = info\n"),
+          "dump text:\n%s", buf);
+    int nsec = 1;
+    for (int i = 1; i < gale_nkeys; i++) nsec += strcmp(gale_keys[i].section, gale_keys[i - 1].section) != 0;
+    /* a comment, then per section a blank line (but the first), a header and its keys */
+    CHECK(lines(buf) == 1 + 2 * nsec - 1 + gale_nkeys, "dump: one line per key and section:\n%s", buf);
+
+    CHECK_OK(gale_config_parse(&c, GALE_TEST_DATA "/good.ini", 0, NULL));
+    round_trip(&c, "good.ini");
+    /* reals that need all 17 digits, tiny and negative */
+    char *ov[] = {"initial.dtheta=0.30000000000000004", "initial.amplitude=4.9406564584124654e-324",
+                  "initial.centre_lon=-123.456789012345678", "solver.abs_tolerance=1.7976931348623157e308"};
+    CHECK_OK(gale_config_parse(&c, NULL, 4, ov));
+    round_trip(&c, "17 digits");
+}
+
+static void test_print_keys(void)
+{
+    char cap[512];
+    snprintf(cap, sizeof cap, "%s/keys.md", tmpdir);
+    fflush(stdout);
+    int saved = dup(1), f = open(cap, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(f, 1);
+    close(f);
+    gale_config_print_keys(1);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    FILE *in = fopen(cap, "r");
+    size_t n = fread(out, 1, sizeof out - 1, in);
+    out[n] = '\0';
+    fclose(in);
+    CHECK(lines(out) == gale_nkeys + 2, "markdown table: %d lines", lines(out));
+    CHECK(strstr(out, "| solver | method | enum | `cg` | cg\\|pipelined_cg\\|bicgstab\\|gcr |"),
+          "markdown row for [solver] method:\n%s", out);
+    CHECK(strstr(out, "| timestepping | alpha | real | `0.5` | [0.5, 1] |"), "alpha row");
+}
+
+/* ---------------- LFRic namelists ---------------- */
+
+static void test_namelist(void)
+{
+    gale_config_t c;
+    int st = parse_captured(1, &c, GALE_CONFIGS "/lfric_gravity_wave.nml", 0, NULL);
+    CHECK(st == GALE_OK, "example namelist: %d", st);
+    CHECK(c.mesh.n == 16, "mesh %d", c.mesh.n);
+    CHECK(c.extrusion.levels == 10 && c.extrusion.method == GALE_EXT_UNIFORM, "extrusion");
+    CHECK_REL(c.extrusion.top, 10000.0, 0);
+    CHECK_REL(c.planet.scaling, 125.0, 0);
+    CHECK_REL(c.planet.radius, 6371229.0, 0);
+    CHECK_REL(c.planet.gravity, 9.80665, 0);
+    CHECK_REL(c.physics.bvf_square, 1e-4, 0);
+    CHECK_REL(c.physics.speed_of_sound, 340.0, 0);
+    CHECK_REL(c.timestepping.dt, 100.0, 0);
+    CHECK(c.timestepping.steps == 36, "steps %d", c.timestepping.steps);
+    CHECK_REL(c.timestepping.alpha, 0.5, 0);
+    CHECK(c.solver.method == GALE_KRYLOV_BICGSTAB && c.solver.preconditioner == GALE_PC_TRIDIAGONAL,
+          "solver %d %d", c.solver.method, c.solver.preconditioner);
+    CHECK_REL(c.solver.tolerance, 1e-8, 0);
+    CHECK(c.solver.max_iterations == 199 && c.solver.gcr_restart == 4, "solver ints");
+    CHECK(c.solver.fail_on_non_converged == 1 && c.solver.monitor_convergence == 0, "solver bools");
+    CHECK(c.logging.level == GALE_LOG_INFO, "log level");
+    /* LFRic keys without a counterpart are logged once, mapped ones are not */
+    CHECK(lines(out) == 1 && strstr(out, "not used") && strstr(out, "planet.omega") &&
+              strstr(out, "mixed_solver.si_method") && strstr(out, "multigrid.chain_mesh_tags") &&
+              !strstr(out, "planet.radius") && !strstr(out, "base_mesh.prime_mesh_name"),
+          "not-used log:\n%s", out);
+
+    /* syntax: several per line, both quotes, d exponents, T/F, mesh from the
+     * file name, translated words; overrides still beat the namelist */
+    const char *p = put_file("syntax.nml",
+        "! comment\n&base_mesh prime_mesh_name=\"dynamics\", filename='mesh_C24_MG.nc' /\n"
+        "&extrusion method='QUADRATIC' number_of_layers=40, domain_top=3.0D4 ! top\n/\n"
+        "&planet\n/\n&helmholtz_solver si_pressure_a_tol=1.d-12 method=\"gcr\" monitor_convergence=T\n"
+        "  preconditioner='none' /\n&logging run_log_level='trace' /\n"
+        "&files diag_stem_name='it''s', orography_ancil_path='a/b' /\n"
+        "&time timestep_end=12 /\n&multigrid ugrid = 'a', 'b',\n 'c' chain_mesh_tags=3*'C8' /\n");
+    char *ov[] = {"--extrusion.levels=30"};
+    st = parse_captured(1, &c, p, 1, ov);
+    CHECK(st == GALE_OK, "syntax namelist: %d", st);
+    CHECK(c.mesh.n == 24 && c.extrusion.method == GALE_EXT_STRETCHED && c.extrusion.levels == 30,
+          "mesh %d method %d levels %d", c.mesh.n, c.extrusion.method, c.extrusion.levels);
+    CHECK_REL(c.extrusion.top, 3e4, 0);
+    CHECK_REL(c.solver.abs_tolerance, 1e-12, 0);
+    CHECK(c.solver.method == GALE_KRYLOV_GCR && c.solver.preconditioner == GALE_PC_NONE &&
+              c.solver.monitor_convergence == 1, "solver");
+    CHECK(c.logging.level == GALE_LOG_DEBUG && c.timestepping.steps == 12, "level, steps");
+    CHECK(strstr(out, "files.orography_ancil_path") && strstr(out, "multigrid.ugrid"), "%s", out);
+}
+
+static const struct { const char *text, *want[2]; } bad_nml[] = {
+    {"&extrusion\n number_of_layer = 10\n/\n",
+     {"bad.nml:2: &extrusion number_of_layer: not a key of LFRic's gravity_wave namelist; did you mean 'number_of_layers'?"}},
+    {"&extrusion domain_height = 1.0e4 /\n", {"&extrusion domain_height: not a key", "allowed: 'method', 'domain_top', 'number_of_layers'"}},
+    {"&extrusions\n/\n", {"bad.nml:1: &extrusions: not a group of LFRic's gravity_wave namelist; did you mean &extrusion?"}},
+    {"&timestepping\n dt = 100.0\n alpha = 0.3\n/\n",
+     {"bad.nml:3: &timestepping alpha = '0.3' (gale [timestepping] alpha = 0.3): out of range [0.5, 1]"}},
+    {"&gravity_wave_constants speed_of_sound = 3.4O2 /\n", {"speed_of_sound = '3.4O2'", "not a number"}},
+    {"&helmholtz_solver\n preconditioner = 'multigrid'\n/\n",
+     {"&helmholtz_solver preconditioner = 'multigrid': no gale counterpart; allowed: 'none', 'diagonal', 'tridiagonal'"}},
+    {"&extrusion method = 'geometric' /\n", {"allowed: 'uniform', 'quadratic'"}},
+    {"&formulation\n rotating = .true.\n/\n", {"bad.nml:2: &formulation rotating = .true.: gale models only rotating = .false."}},
+    {"&base_mesh geometry = 'planar' /\n", {"&base_mesh geometry = 'planar': gale models only 'spherical'"}},
+    {"&helmholtz_solver monitor_convergence = yes /\n", {"monitor_convergence = 'yes': not a logical"}},
+    {"&base_mesh\n prime_mesh_name = 'dynamics'\n filename = 'mesh.nc'\n/\n",
+     {"bad.nml:2: &base_mesh: cannot tell the cubed-sphere mesh", "'dynamics'"}},
+    {"&base_mesh prime_mesh_name = 'C0' /\n", {"prime_mesh_name = 'C0' (gale [mesh] name = C0): expected C<N> with N in [1, 8192]"}},
+    {"&time timestep_end = 'x' /\n", {"&time timestep_end = 'x': not a time-step number"}},
+    {"&time timestep_start = '10' timestep_end = '5' /\n", {"steps = -4): out of range"}},
+    {"&extrusion\n number_of_layers = 10\n", {"&extrusion (opened on line 1): missing '/' at its end"}},
+    {"&extrusion number_of_layers = 10, number_of_layers = 20 /\n", {"&extrusion number_of_layers: duplicate key"}},
+    {"&planet /\n&planet /\n", {"bad.nml:2: &planet: group given twice (first on line 1)"}},
+    {"&planet radius = 1.0, 2.0 /\n", {"&planet radius: expected one value, got 2"}},
+    {"&planet radius = /\n", {"&planet radius: no value"}},
+    {"&planet radius 1.0 /\n", {"&planet radius: expected '=' after the key name"}},
+    {"&files diag_stem_name = 'abc\n/\n", {"&files diag_stem_name: unterminated string"}},
+    {"radius = 1.0\n", {"bad.nml:1: expected '&group', found 'radius = 1.0'"}},
+    {"&planet\n 1.0 /\n", {"bad.nml:2: &planet: expected a key name, found '1.0 /'"}},
+};
+
+static void test_namelist_errors(void)
+{
+    gale_config_t c;
+    for (size_t i = 0; i < sizeof bad_nml / sizeof bad_nml[0]; i++) {
+        int st = parse_captured(2, &c, put_file("bad.nml", bad_nml[i].text), 0, NULL);
+        CHECK(st == GALE_ERR_INPUT, "nml case %zu: status %d", i, st);
+        CHECK(lines(out) == 1, "nml case %zu: expected one line:\n%s", i, out);
+        for (int w = 0; w < 2 && bad_nml[i].want[w]; w++)
+            CHECK(strstr(out, bad_nml[i].want[w]), "nml case %zu: message lacks \"%s\":\n%s", i,
+                  bad_nml[i].want[w], out);
+    }
+}
+
+int main(void)
+{
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_defaults();
+    test_types();
+    test_precedence();
+    test_bad_input();
+    test_dump();
+    test_print_keys();
+    test_namelist();
+    test_namelist_errors();
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
+    return gale_test_result("test_config");
+}
