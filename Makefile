@@ -2,6 +2,9 @@
 # set-up on a fresh Debian 12 machine (tools/install-deps), then build.
 PRESET ?= cpu-gnu
 NP ?= 2
+# one thread per rank unless asked: NP ranks already fill a small machine, and
+# oversubscribed OpenMP barriers spin
+export OMP_NUM_THREADS ?= 1
 BUILD := build/$(PRESET)
 JOBS ?= $(shell nproc)
 

@@ -174,6 +174,7 @@ static int write_report(const char *path, gale_model_t *m, const gale_timing_t *
     gale_json_num(&j, "rel_change", m->energy0 > 0 ? (m->energy - m->energy0) / m->energy0 : 0);
     gale_json_num(&j, "max_step_increase", m->max_step_increase);
     gale_json_end(&j, '}');
+    gale_json_num(&j, "max_u", m->max_u);
     gale_json_num(&j, "max_w", m->max_w);
     gale_json_obj(&j, "solver");
     gale_json_str(&j, "method", gale_solver_method_name(c->solver.method));
@@ -334,9 +335,7 @@ int gale_cmd_run(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int status = run(&a, MPI_COMM_WORLD, rank);
     free(ov);
-    if (status != GALE_OK && status != GALE_ERR_INPUT && status != GALE_ERR_SOLVER &&
-        status != GALE_ERR_NUMERIC)
-        MPI_Abort(MPI_COMM_WORLD, status);
+    if (status != GALE_OK && !gale_error_collective(status)) MPI_Abort(MPI_COMM_WORLD, status);
     MPI_Finalize();
     return status;
 }

@@ -25,7 +25,7 @@ const gale_key_t gale_keys[] = {
     {"planet", "gravity", GALE_KT_REAL, OFF(planet.gravity), "9.80616", 0.0, BIG, NULL,
      "gravitational acceleration [m s-2] (buoyancy of the initial perturbation)"},
 
-    {"physics", "bvf_square", GALE_KT_REAL, OFF(physics.bvf_square), "1.0e-4", 0.0, BIG, NULL,
+    {"physics", "bvf_square", GALE_KT_REAL, OFF(physics.bvf_square), "1.0e-4", 1e-12, BIG, NULL,
      "Brunt-Vaisala frequency squared N^2 [s-2]"},
     {"physics", "speed_of_sound", GALE_KT_REAL, OFF(physics.speed_of_sound), "340.0", 1e-3, BIG,
      NULL, "speed of sound c [m s-1]"},

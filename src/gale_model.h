@@ -37,7 +37,7 @@ typedef struct {
     /* state of the run */
     int step;
     double time;
-    double energy0, energy, max_step_increase, max_w;
+    double energy0, energy, max_step_increase, max_u, max_w;
     double setup_s;
     /* normal-mode probe: projection of the oscillating field on its initial shape */
     double *probe;                  /* [steps+1] */

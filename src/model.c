@@ -8,6 +8,7 @@
 #include <omp.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *const gale_prognostic_names[4] = {"u", "w", "b", "p"};
 
@@ -248,6 +249,23 @@ int gale_model_checksums(gale_model_t *m, double sums[4])
     return GALE_OK;
 }
 
+/* OpenMP barriers spin: more ranks x threads than cores on a node makes a
+ * run orders of magnitude slower, which users should hear about at once. */
+static int warn_oversubscribed(gale_model_t *m)
+{
+    MPI_Comm node;
+    int local;
+    GALE_MPI(MPI_Comm_split_type(m->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    GALE_MPI(MPI_Comm_size(node, &local));
+    GALE_MPI(MPI_Comm_free(&node));
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores > 0 && (long)local * m->nthreads > cores)
+        gale_log(GALE_LOG_WARN,
+                 "%d ranks x %d threads on a node with %ld cores: oversubscribed, expect a slow "
+                 "run (set OMP_NUM_THREADS)", local, m->nthreads, cores);
+    return GALE_OK;
+}
+
 int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
 {
     double t0 = gale_wtime();
@@ -257,6 +275,7 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
     GALE_MPI(MPI_Comm_rank(comm, &m->rank));
     GALE_MPI(MPI_Comm_size(comm, &m->nranks));
     m->nthreads = omp_get_max_threads();
+    GALE_CALL(warn_oversubscribed(m));
     GALE_CALL(gale_cs_init(&m->cs, cfg->mesh.n, cfg->planet.radius / cfg->planet.scaling));
     if (m->nranks > m->cs.ncells)
         GALE_ERROR(GALE_ERR_INPUT, "%d ranks for mesh C%d: at most %lld (one column each)",
@@ -326,22 +345,24 @@ static int check_state(gale_model_t *m)
     const gale_local_t *lm = &m->lm;
     const int nl = m->km.nlev;
     const gale_field_t *f[4] = {&m->u, &m->w, &m->b, &m->p};
-    int64_t key[5];
-    double maxw = 0;
+    int64_t key[6];
+    double mx4[4];
     for (int i = 0; i < 4; i++) {
         int ncol = f[i]->loc == GALE_LOC_EDGE ? lm->nedge_owned : lm->ncell[0];
         int bc, bl;
         GALE_CALL(gale_k_field_to_host((gale_field_t *)f[i]));
-        double mx = gale_k_maxabs(0, ncol, f[i]->stride, 0, f[i]->nlev, gale_fd(f[i]), &bc, &bl);
-        if (i == 1) maxw = mx;
+        mx4[i] = gale_k_maxabs(0, ncol, f[i]->stride, 0, f[i]->nlev, gale_fd(f[i]), &bc, &bl);
         gale_gid_t g = bc < 0 ? -1 : f[i]->loc == GALE_LOC_EDGE ? lm->edge_gid[bc] : lm->cell_gid[bc];
         key[i] = bc < 0 ? INT64_MAX : g * (nl + 1) + bl;
     }
     /* non-negative doubles order like their bit patterns: MIN of -bits is MAX */
     int64_t bits;
-    memcpy(&bits, &maxw, sizeof bits);
-    key[4] = isfinite(maxw) ? -bits : 0;
-    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, key, 5, MPI_INT64_T, MPI_MIN, m->comm));
+    for (int i = 0; i < 2; i++) {
+        double x = isfinite(mx4[i]) ? mx4[i] : 0;
+        memcpy(&bits, &x, sizeof bits);
+        key[4 + i] = -bits;
+    }
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, key, 6, MPI_INT64_T, MPI_MIN, m->comm));
     for (int i = 0; i < 4; i++)
         if (key[i] != INT64_MAX) {
             gale_gid_t g = key[i] / (nl + 1);
@@ -356,6 +377,8 @@ static int check_state(gale_model_t *m)
                        m->step, gale_prognostic_names[i], (long long)g, p, ci, cj, lev);
         }
     bits = -key[4];
+    memcpy(&m->max_u, &bits, sizeof bits);
+    bits = -key[5];
     memcpy(&m->max_w, &bits, sizeof bits);
     return GALE_OK;
 }
@@ -383,7 +406,9 @@ int gale_model_step(gale_model_t *m)
     int pv = m->cfg.halo.redundant_computation ? m->p.halo_valid : 0;
     gale_k_copy(GALE_F64, 0, lm->ncell[pv], km->sc, p, m->pn.data);
     m->pn.halo_valid = pv;
-    GALE_CALL(gale_solver_solve(m->solver, &m->rhs, &m->pn));
+    int st = gale_solver_solve(m->solver, &m->rhs, &m->pn);
+    if (st == GALE_ERR_NUMERIC) GALE_CALL(check_state(m)); /* name the field if it can */
+    GALE_CALL(st);
     if (m->pn.halo_valid < 1) GALE_CALL(gale_halo_exchange(m->halo_p, &m->pn));
 
     /* back-substitution */

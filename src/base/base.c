@@ -69,20 +69,27 @@ int gale_error_raise(int code, const char *file, int line, const char *func,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    /* Bad input is the user's to fix: the message alone says what. Everything
-     * else is ours: say where. */
-    if (code == GALE_ERR_INPUT)
-        fprintf(stderr, "gale: error: %s\n", msg);
-    else
+    /* Bad input, a failed solve and a NaN are found by every rank together:
+     * rank 0 says it once, and the message alone says what. Anything else
+     * may be one rank's: say which and where. */
+    if (gale_error_collective(code)) {
+        if (g_rank == 0) fprintf(stderr, "gale: error: %s\n", msg);
+    } else {
         fprintf(stderr, "gale: error [rank %d] %s:%d (%s): %s\n", g_rank, file, line, func,
                 msg);
+    }
     fflush(stderr);
     return code;
 }
 
+int gale_error_collective(int code)
+{
+    return code == GALE_ERR_INPUT || code == GALE_ERR_SOLVER || code == GALE_ERR_NUMERIC;
+}
+
 int gale_error_trace(int code, const char *file, int line, const char *func)
 {
-    if (code != GALE_ERR_INPUT || g_level >= GALE_LOG_DEBUG) {
+    if (!gale_error_collective(code) || (g_level >= GALE_LOG_DEBUG && g_rank == 0)) {
         fprintf(stderr, "gale:   [rank %d] called from %s:%d (%s)\n", g_rank, file, line, func);
         fflush(stderr);
     }

@@ -12,16 +12,21 @@
 
 typedef enum {
     GALE_OK = 0,
-    GALE_ERR_INPUT = 2,    /* bad configuration, command line or input file */
+    GALE_ERR_INPUT = 2,    /* bad configuration, command line or input file (collective) */
     GALE_ERR_MEM = 3,      /* allocation failed */
     GALE_ERR_MPI = 4,      /* an MPI call failed */
     GALE_ERR_IO = 5,       /* file system or HDF5 failure */
-    GALE_ERR_SOLVER = 6,   /* Krylov solver did not converge */
-    GALE_ERR_NUMERIC = 7,  /* NaN/Inf or out-of-range value */
+    GALE_ERR_SOLVER = 6,   /* Krylov solver did not converge (collective) */
+    GALE_ERR_NUMERIC = 7,  /* NaN/Inf found by a global check (collective) */
     GALE_ERR_INTERNAL = 8  /* a broken invariant: a bug in gale */
 } gale_status_t;
 
-/* Prints "gale: error[rank r] file:line (func): message" and returns code. */
+/* Codes that every rank raises together (bad input, a solve that did not
+ * converge, a NaN found by a global check): printed once, by rank 0, and
+ * the run ends through MPI_Finalize; any other code aborts the job. */
+int gale_error_collective(int code);
+/* Prints "gale: error [rank r] file:line (func): message" (collective codes:
+ * "gale: error: message" on rank 0 only) and returns code. */
 int gale_error_raise(int code, const char *file, int line, const char *func,
                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Adds one traceback line ("  called from file:line (func)") and returns code. */
