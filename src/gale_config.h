@@ -29,12 +29,15 @@ typedef struct {
     const char *help;
 } gale_key_t;
 
-#define GALE_STR 256
+#define GALE_STR 1024
 
 /* Enum values: the index in the key's choices list. */
 enum { GALE_EXT_UNIFORM = 0, GALE_EXT_STRETCHED = 1 };
 enum { GALE_CASE_GRAVITY_WAVE = 0, GALE_CASE_BALANCED = 1, GALE_CASE_NORMAL_MODE = 2 };
 enum { GALE_MODE_VERTICAL = 0, GALE_MODE_HORIZONTAL = 1 };
+enum { GALE_IO_SHARED = 0, GALE_IO_PER_RANK = 1, GALE_IO_AGGREGATED = 2 };
+enum { GALE_IO_ON_ERROR_ABORT = 0, GALE_IO_ON_ERROR_CONTINUE = 1 };
+enum { GALE_ROMIO_AUTO = 0, GALE_ROMIO_ENABLE = 1, GALE_ROMIO_DISABLE = 2 };
 /* [solver] method, preconditioner, precision: GALE_KRYLOV_*, GALE_PC_*,
  * GALE_PREC_* in solver/gale_solver.h, in the order of their choices here. */
 
@@ -56,6 +59,15 @@ typedef struct {
     } solver;
     struct { int method; } partitioning;
     struct { int depth, redundant_computation, overlap, gpu_aware; } halo;
+    struct {
+        char dir[GALE_STR];
+        int mode, aggregators, synchronous, buffers;
+        double buffer_mib;
+        int on_error, xdmf, cb_nodes, cb_buffer_size, romio_cb_write, striping_factor,
+            striping_unit, alignment, chunk_columns;
+    } io;
+    struct { char fields[GALE_STR]; int period; } diagnostics;
+    struct { int period; char dir[GALE_STR]; } checkpoint;
     struct { int level, progress_every; } logging;
     char source[GALE_STR]; /* the file read, or "" */
 } gale_config_t;
