@@ -121,43 +121,64 @@ static inline void gale_kb_rhs(const gale_kmesh_t *km, int c, const double *rest
 #define GALE_RSUM_BLOCK 64
 #define GALE_RSUM_MAX 0x1p184
 
-/* Accumulate the n terms t(k) = (wc*wl[k]*x[k])*y[k], k in [k0,k1).
- * A template over the element type, instantiated below. */
+/* One term split into the eight digits, added to lane l of the digit sums
+ * (exact: integer-valued doubles below 2^53). The digits form a dependency
+ * chain, so the throughput comes from running GALE_LANES terms side by side. */
+#define GALE_RSUM_DIGITS(term, l)                                                          \
+    do {                                                                                   \
+        double t = (term);                                                                 \
+        int ok = fabs(t) < GALE_RSUM_MAX; /* false for NaN */                              \
+        nb[l] += ok ? 0.0 : 1.0;                                                           \
+        t = ok ? t : 0.0;                                                                  \
+        double d;                                                                          \
+        d = trunc(t * 0x1p-138); a[0][l] += d; t -= d * 0x1p138;                           \
+        d = trunc(t * 0x1p-92);  a[1][l] += d; t -= d * 0x1p92;                            \
+        d = trunc(t * 0x1p-46);  a[2][l] += d; t -= d * 0x1p46;                            \
+        d = trunc(t);            a[3][l] += d; t -= d;                                     \
+        d = trunc(t * 0x1p46);   a[4][l] += d; t -= d * 0x1p-46;                           \
+        d = trunc(t * 0x1p92);   a[5][l] += d; t -= d * 0x1p-92;                           \
+        d = trunc(t * 0x1p138);  a[6][l] += d; t -= d * 0x1p-138;                          \
+        d = trunc(t * 0x1p184);  a[7][l] += d;                                             \
+    } while (0)
+
+/* Full groups of GALE_LANES terms in SIMD, the remainder in lane 0. */
+#define GALE_RSUM_LOOP(TERM)                                                               \
+    do {                                                                                   \
+        int k = kb;                                                                        \
+        for (; k + GALE_LANES <= ke; k += GALE_LANES) {                                    \
+            GALE_SIMD                                                                      \
+            for (int l = 0; l < GALE_LANES; l++) GALE_RSUM_DIGITS(TERM(k + l), l);         \
+        }                                                                                  \
+        for (; k < ke; k++) GALE_RSUM_DIGITS(TERM(k), 0);                                  \
+    } while (0)
+
+/* Accumulate the terms (wc*wl[k]*x[k])*y[k] (wl NULL: wc*x[k]*y[k]), k in
+ * [k0,k1), into the int64 words. A template over the element type,
+ * instantiated below. Blocks of GALE_RSUM_BLOCK terms keep every lane's
+ * digit sum exact (at most 2^6 + 7 digits below 2^46 each). */
 #define GALE_KB_RSUM_DEFINE(NAME, T)                                                       \
     static inline void NAME(int k0, int k1, double wc, const double *restrict wl,          \
                             const T *restrict x, const T *restrict y,                      \
                             int64_t *restrict w, int64_t *restrict bad)                    \
     {                                                                                      \
         for (int kb = k0; kb < k1; kb += GALE_RSUM_BLOCK) {                                \
-            int ke = kb + GALE_RSUM_BLOCK < k1 ? kb + GALE_RSUM_BLOCK : k1;                \
-            double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;         \
-            int64_t nb = 0;                                                                \
-            GALE_SIMD_REDUCE(a0, a1, a2, a3, a4, a5, a6, a7, nb)                           \
-            for (int k = kb; k < ke; k++) {                                                \
-                double t = (wc * (wl ? wl[k] : 1.0) * (double)x[k]) * (double)y[k];        \
-                int ok = fabs(t) < GALE_RSUM_MAX; /* false for NaN */                      \
-                nb += !ok;                                                                 \
-                t = ok ? t : 0.0;                                                          \
-                double d;                                                                  \
-                d = trunc(t * 0x1p-138); a0 += d; t -= d * 0x1p138;                        \
-                d = trunc(t * 0x1p-92);  a1 += d; t -= d * 0x1p92;                         \
-                d = trunc(t * 0x1p-46);  a2 += d; t -= d * 0x1p46;                         \
-                d = trunc(t);            a3 += d; t -= d;                                  \
-                d = trunc(t * 0x1p46);   a4 += d; t -= d * 0x1p-46;                        \
-                d = trunc(t * 0x1p92);   a5 += d; t -= d * 0x1p-92;                        \
-                d = trunc(t * 0x1p138);  a6 += d; t -= d * 0x1p-138;                       \
-                d = trunc(t * 0x1p184);  a7 += d;                                          \
+            const int ke = kb + GALE_RSUM_BLOCK < k1 ? kb + GALE_RSUM_BLOCK : k1;          \
+            double a[GALE_RSUM_WORDS][GALE_LANES] = {{0}}, nb[GALE_LANES] = {0};           \
+            if (wl) {                                                                      \
+                GALE_RSUM_LOOP(GALE_RSUM_TERM_W);                                          \
+            } else {                                                                       \
+                GALE_RSUM_LOOP(GALE_RSUM_TERM);                                            \
             }                                                                              \
-            w[0] += (int64_t)a0; w[1] += (int64_t)a1; w[2] += (int64_t)a2;                 \
-            w[3] += (int64_t)a3; w[4] += (int64_t)a4; w[5] += (int64_t)a5;                 \
-            w[6] += (int64_t)a6; w[7] += (int64_t)a7;                                      \
-            *bad += nb;                                                                    \
+            for (int j = 0; j < GALE_RSUM_WORDS; j++) {                                    \
+                double sj = 0;                                                             \
+                for (int l = 0; l < GALE_LANES; l++) sj += a[j][l];                        \
+                w[j] += (int64_t)sj;                                                       \
+            }                                                                              \
+            for (int l = 0; l < GALE_LANES; l++) *bad += (int64_t)nb[l];                   \
         }                                                                                  \
     }
-
-#ifndef GALE_SIMD_REDUCE
-#define GALE_SIMD_REDUCE(...)
-#endif
+#define GALE_RSUM_TERM_W(k) ((wc * wl[k] * (double)x[k]) * (double)y[k])
+#define GALE_RSUM_TERM(k) ((wc * (double)x[k]) * (double)y[k])
 
 GALE_KB_RSUM_DEFINE(gale_kb_rsum_d, double)
 GALE_KB_RSUM_DEFINE(gale_kb_rsum_f, float)

@@ -1,7 +1,10 @@
 /* Field storage: vertical innermost, structure of arrays. A field is one
  * contiguous block of columns; column i starts at data + i*stride, stride is
  * the level count rounded up to a multiple of 8 (one 64-byte line of doubles)
- * and the block is 64-byte aligned, so every column starts on a cache line. */
+ * and the block is 64-byte aligned, so every column starts on a cache line.
+ * The padding levels are zero and stay zero: every kernel either writes only
+ * the real levels or maps zeros to zeros (whole-block vector updates), and
+ * sums over whole columns rely on it. */
 #ifndef GALE_FIELD_H
 #define GALE_FIELD_H
 

@@ -176,6 +176,8 @@ static int write_report(const char *path, gale_model_t *m, const gale_timing_t *
     gale_json_end(&j, '}');
     gale_json_num(&j, "max_u", m->max_u);
     gale_json_num(&j, "max_w", m->max_w);
+    gale_json_num(&j, "max_u_over_run", m->run_max_u);
+    gale_json_num(&j, "max_w_over_run", m->run_max_w);
     gale_json_obj(&j, "solver");
     gale_json_str(&j, "method", gale_solver_method_name(c->solver.method));
     gale_json_str(&j, "preconditioner", gale_solver_pc_name(c->solver.preconditioner));

@@ -38,6 +38,7 @@ typedef struct {
     int step;
     double time;
     double energy0, energy, max_step_increase, max_u, max_w;
+    double run_max_u, run_max_w;    /* over every step so far */
     double setup_s;
     /* normal-mode probe: projection of the oscillating field on its initial shape */
     double *probe;                  /* [steps+1] */

@@ -380,6 +380,8 @@ static int check_state(gale_model_t *m)
     memcpy(&m->max_u, &bits, sizeof bits);
     bits = -key[5];
     memcpy(&m->max_w, &bits, sizeof bits);
+    m->run_max_u = fmax(m->run_max_u, m->max_u);
+    m->run_max_w = fmax(m->run_max_w, m->max_w);
     return GALE_OK;
 }
 
