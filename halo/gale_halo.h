@@ -34,6 +34,25 @@ int gale_halo_end(gale_halo_t *h, void *data);
 /* begin + end; sets f->halo_valid to the plan's depth. */
 int gale_halo_exchange(gale_halo_t *h, gale_field_t *f);
 
+/* For a launch layer that packs on a device (solver/halo_glue.c): the
+ * plan's flattened index lists (stable for its life), its host message
+ * buffers and shape. */
+typedef struct {
+    const int *sidx, *ridx;
+    int nsend_col, nrecv_col;
+    void *sbuf, *rbuf; /* nsend_col / nrecv_col columns of nlev values of elem bytes */
+    int nlev, elem;
+} gale_halo_info_t;
+void gale_halo_info(const gale_halo_t *h, gale_halo_info_t *info);
+/* Makes MPI send from and receive into other buffers of the same size (device
+ * buffers for GPU-aware MPI); the packer then gets these. Re-creates the
+ * persistent requests; not collective; not during an exchange. The caller
+ * owns the buffers. */
+int gale_halo_set_buffers(gale_halo_t *h, void *sbuf, void *rbuf);
+/* fn(ctx) runs in gale_halo_destroy, after the requests are freed: a launch
+ * layer frees its device buffers there. */
+void gale_halo_set_finalizer(gale_halo_t *h, void (*fn)(void *ctx), void *ctx);
+
 /* Bytes and messages this rank receives per exchange (for reports). */
 size_t gale_halo_bytes(const gale_halo_t *h);
 int gale_halo_messages(const gale_halo_t *h);

@@ -30,6 +30,13 @@ struct gale_halo {
     gale_unpack_fn unpack;
     void *ctx;
     int active; /* begin() done, end() not yet */
+    /* what MPI sends from and receives into: sbuf/rbuf, or a launch layer's
+     * device buffers (gale_halo_set_buffers); per request its peer, first
+     * column and column count, to re-create the requests on them */
+    void *msbuf, *mrbuf;
+    int *rq_rank, *rq_col, *rq_ncol;
+    void (*fin)(void *);
+    void *fin_ctx;
 };
 
 static void host_pack(void *ctx, const void *field, int stride, int elem, int nlev, const int *idx,
@@ -219,12 +226,18 @@ int gale_halo_create(gale_halo_t **hp, const gale_local_t *lm, MPI_Comm comm, ga
     GALE_MPI(MPI_Comm_dup(comm, &h->comm));
     GALE_ALLOC(h->req, 2 * nq);
     GALE_ALLOC(h->stat, 2 * nq);
+    GALE_ALLOC(h->rq_rank, 2 * nq);
+    GALE_ALLOC(h->rq_col, 2 * nq);
+    GALE_ALLOC(h->rq_ncol, 2 * nq);
+    h->msbuf = sbuf, h->mrbuf = rbuf;
     const MPI_Datatype type = elem == 8 ? MPI_DOUBLE : MPI_FLOAT;
     for (int q = 0; q < nq; q++) {
         int n = roff[q + 1] - roff[q];
         if (n) {
             GALE_MPI(MPI_Recv_init(rbuf + roff[q] * colb, n * nlev, type, lm->nbr_rank[q], 0,
                                    h->comm, &h->req[h->nrecv]));
+            h->rq_rank[h->nrecv] = lm->nbr_rank[q], h->rq_col[h->nrecv] = roff[q];
+            h->rq_ncol[h->nrecv] = n;
             h->nrecv++;
         }
     }
@@ -233,6 +246,9 @@ int gale_halo_create(gale_halo_t **hp, const gale_local_t *lm, MPI_Comm comm, ga
         if (n) {
             GALE_MPI(MPI_Send_init(sbuf + soff[q] * colb, n * nlev, type, lm->nbr_rank[q], 0,
                                    h->comm, &h->req[h->nrecv + h->nsend]));
+            h->rq_rank[h->nrecv + h->nsend] = lm->nbr_rank[q];
+            h->rq_col[h->nrecv + h->nsend] = soff[q];
+            h->rq_ncol[h->nrecv + h->nsend] = n;
             h->nsend++;
         }
     }
@@ -249,7 +265,9 @@ int gale_halo_destroy(gale_halo_t **hp)
                    "halo: plan destroyed with an exchange in flight (begin without end)");
     for (int i = 0; h->req && i < h->nrecv + h->nsend; i++) GALE_MPI(MPI_Request_free(&h->req[i]));
     if (h->comm != MPI_COMM_NULL) GALE_MPI(MPI_Comm_free(&h->comm));
+    if (h->fin) h->fin(h->fin_ctx); /* the message buffers may be the launch layer's */
     gale_free(h->req), gale_free(h->stat);
+    gale_free(h->rq_rank), gale_free(h->rq_col), gale_free(h->rq_ncol);
     gale_free(h->sidx), gale_free(h->ridx);
     gale_free(h->sbuf), gale_free(h->rbuf);
     GALE_FREE(*hp);
@@ -273,7 +291,7 @@ int gale_halo_begin(gale_halo_t *h, const void *data)
     /* Receives first, so neighbours' data mostly lands in posted buffers. */
     if (h->nrecv) GALE_MPI(MPI_Startall(h->nrecv, h->req));
     if (h->nsend_col)
-        h->pack(h->ctx, data, h->stride, h->elem, h->nlev, h->sidx, h->nsend_col, h->sbuf);
+        h->pack(h->ctx, data, h->stride, h->elem, h->nlev, h->sidx, h->nsend_col, h->msbuf);
     if (h->nsend) GALE_MPI(MPI_Startall(h->nsend, h->req + h->nrecv));
     h->active = 1;
     gale_timer_add(GALE_T_HALO_PACK, gale_wtime() - t0);
@@ -288,7 +306,7 @@ int gale_halo_end(gale_halo_t *h, void *data)
     if (h->nrecv + h->nsend) GALE_MPI(MPI_Waitall(h->nrecv + h->nsend, h->req, h->stat));
     h->active = 0;
     if (h->nrecv_col)
-        h->unpack(h->ctx, data, h->stride, h->elem, h->nlev, h->ridx, h->nrecv_col, h->rbuf);
+        h->unpack(h->ctx, data, h->stride, h->elem, h->nlev, h->ridx, h->nrecv_col, h->mrbuf);
     gale_timer_add(GALE_T_HALO_WAIT, gale_wtime() - t0);
     return GALE_OK;
 }
@@ -311,3 +329,36 @@ int gale_halo_exchange(gale_halo_t *h, gale_field_t *f)
 
 size_t gale_halo_bytes(const gale_halo_t *h) { return h->rbytes; }
 int gale_halo_messages(const gale_halo_t *h) { return h->nrecv; }
+
+void gale_halo_info(const gale_halo_t *h, gale_halo_info_t *in)
+{
+    in->sidx = h->sidx, in->ridx = h->ridx;
+    in->nsend_col = h->nsend_col, in->nrecv_col = h->nrecv_col;
+    in->sbuf = h->sbuf, in->rbuf = h->rbuf;
+    in->nlev = h->nlev, in->elem = h->elem;
+}
+
+int gale_halo_set_buffers(gale_halo_t *h, void *sbuf, void *rbuf)
+{
+    if (h->active)
+        GALE_ERROR(GALE_ERR_INTERNAL, "halo: message buffers replaced during an exchange");
+    const MPI_Datatype type = h->elem == 8 ? MPI_DOUBLE : MPI_FLOAT;
+    const size_t colb = (size_t)h->nlev * h->elem;
+    for (int i = 0; i < h->nrecv + h->nsend; i++) {
+        GALE_MPI(MPI_Request_free(&h->req[i]));
+        char *b = (char *)(i < h->nrecv ? rbuf : sbuf) + (size_t)h->rq_col[i] * colb;
+        int cnt = h->rq_ncol[i] * h->nlev;
+        if (i < h->nrecv)
+            GALE_MPI(MPI_Recv_init(b, cnt, type, h->rq_rank[i], 0, h->comm, &h->req[i]));
+        else
+            GALE_MPI(MPI_Send_init(b, cnt, type, h->rq_rank[i], 0, h->comm, &h->req[i]));
+    }
+    h->msbuf = sbuf, h->mrbuf = rbuf;
+    return GALE_OK;
+}
+
+void gale_halo_set_finalizer(gale_halo_t *h, void (*fn)(void *ctx), void *ctx)
+{
+    h->fin = fn;
+    h->fin_ctx = ctx;
+}

@@ -2,7 +2,7 @@
  *
  * Layout (native byte order, recorded and checked; docs/checkpoint.md):
  *   [0, H)        header region, H a multiple of 4096:
- *                   head_t (fixed, 736 bytes), z_if[nlev+1], probe[nprobe],
+ *                   head_t (fixed, 800 bytes), z_if[nlev+1], probe[nprobe],
  *                   configuration text (NUL-terminated), zero padding,
  *                   and in its last 8 bytes the hash of bytes [0, H-8)
  *   field data    for each field, ncol columns of nlev doubles in gid order
@@ -46,12 +46,13 @@ typedef struct {
     int64_t mesh_n, nlev, ext_method, nfield;
     double radius, scaling, top;
     int64_t step, nprobe, config_bytes;
-    double time, energy0, energy, max_step_increase, max_u, max_w;
+    double time, energy0, energy, max_step_increase, max_u, max_w, run_max_u, run_max_w;
+    double spare[6];            /* zero: room for state without a new version */
     char writer[64];
     frec_t field[GALE_CKPT_MAXFIELDS];
 } head_t;
 _Static_assert(sizeof(frec_t) == 64, "frec_t has padding");
-_Static_assert(sizeof(head_t) == 736, "head_t has padding");
+_Static_assert(sizeof(head_t) == 800, "head_t has padding");
 
 typedef struct {
     char magic[16];
@@ -202,6 +203,7 @@ static int build_header(const gale_ckpt_t *ck, uint64_t *hbytes, uint64_t *fbyte
     h.step = ck->step, h.nprobe = ck->nprobe, h.config_bytes = (int64_t)cfgb;
     h.time = ck->time, h.energy0 = ck->energy0, h.energy = ck->energy;
     h.max_step_increase = ck->max_step_increase, h.max_u = ck->max_u, h.max_w = ck->max_w;
+    h.run_max_u = ck->run_max_u, h.run_max_w = ck->run_max_w;
     snprintf(h.writer, sizeof h.writer, "%s", ck->writer);
     uint64_t off = H;
     for (int i = 0; i < ck->nfield; i++) {
@@ -251,6 +253,22 @@ static void sync_dir(const char *path)
         close(fd);
     }
     free(copy);
+}
+
+/* Fault injection for the tests: GALE_CKPT_FAULT=N makes the N-th
+ * checkpoint write of the run fail on the last rank only, after every byte
+ * has been written and before the sync and rename -- the worst moment, and
+ * one rank alone, so the test sees that the others do not rename. */
+static int injected_fault(MPI_Comm comm)
+{
+    static int writes = 0;
+    const char *e = getenv("GALE_CKPT_FAULT");
+    int rank, size;
+    writes++;
+    if (!e || atoi(e) != writes) return 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    return rank == size - 1;
 }
 
 int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, gale_ckpt_stats_t *st)
@@ -349,6 +367,8 @@ int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, gale_ckpt_
                                MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) fail_mpi(&a, rc, "cannot write the trailer of", tmp);
     }
+    if (injected_fault(comm))
+        fail(&a, "writing '%s': injected fault (GALE_CKPT_FAULT=%s)", tmp, getenv("GALE_CKPT_FAULT"));
     if (agree(&a)) goto done;
     /* the data must be on disk before the final name says the file is complete */
     rc = MPI_File_sync(fh);
@@ -378,6 +398,9 @@ done:
             remove(tmp);
             gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__, "checkpoint: %s", a.msg);
         }
+        /* GALE_ERR_IO makes `gale run` abort: the others wait until rank 0
+         * has said why, or MPI_Abort could kill it before it does */
+        MPI_Barrier(comm);
         return GALE_ERR_IO;
     }
     if (st) {
@@ -434,6 +457,7 @@ static int parse_header(const char *buf, uint64_t H, uint64_t fsize,
     ck->radius = h.radius, ck->scaling = h.scaling, ck->top = h.top;
     ck->step = h.step, ck->time = h.time, ck->energy0 = h.energy0, ck->energy = h.energy;
     ck->max_step_increase = h.max_step_increase, ck->max_u = h.max_u, ck->max_w = h.max_w;
+    ck->run_max_u = h.run_max_u, ck->run_max_w = h.run_max_w;
     memcpy(ck->writer, h.writer, sizeof ck->writer);
     ck->writer[sizeof ck->writer - 1] = '\0';
     ck->nprobe = (int)h.nprobe;

@@ -53,7 +53,7 @@ typedef struct {
     double *z_if;               /* [nlev + 1] interface heights */
     /* state */
     int64_t step;
-    double time, energy0, energy, max_step_increase, max_u, max_w;
+    double time, energy0, energy, max_step_increase, max_u, max_w, run_max_u, run_max_w;
     int nprobe;                 /* normal-mode probe history, [nprobe] (may be 0) */
     double *probe;
     char *config;               /* the resolved configuration (gale_config_dump text) */

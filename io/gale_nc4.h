@@ -16,23 +16,32 @@
  *  - a dataset's HDF5 fill value is its _FillValue (also written as an
  *    attribute of the variable's type), otherwise netCDF's default fill.
  *
- * Not (yet) supported: groups, unlimited dimensions, chunking/compression,
- * NC_STRING variables, other numeric types. There is no define mode:
- * definitions, attributes and writes may come in any order.
+ * Not supported: groups, unlimited dimensions, compression, NC_STRING
+ * variables, other numeric types. There is no define mode: definitions,
+ * attributes and writes may come in any order.
  *
  * All data go to "<path>.tmp"; gale_nc4_commit flushes, closes, fsyncs and
  * renames it to path, and any failure removes it, so the final name never
  * holds a half-written file.
  *
- * Serial now: one process, default (sec2) driver, no MPI needed. The file
- * access property list is the hook for parallel output: a later caller passes
- * one with H5Pset_fapl_mpio (and would then need collective transfers and a
- * single-rank rename). Every function returns a gale status; HDF5 failures
- * become GALE_ERR_IO messages naming the call and HDF5's own message. */
+ * Serial (default sec2 driver, no MPI needed) unless the file access property
+ * list given to gale_nc4_create has the MPI-IO driver (H5Pset_fapl_mpio):
+ * then every call is collective over that communicator, with the same
+ * arguments on every rank except the rows each rank writes; data transfers
+ * are collective MPI-IO; gale_nc4_put_var writes from rank 0 only; commit and
+ * abort agree over the ranks and rank 0 alone fsyncs, renames or removes.
+ *
+ * GALE_IO_FAULT=enospc@N makes the process's N-th write (put_var, put_rows,
+ * put_runs; counted over all files) fail as a full disk would.
+ *
+ * Every function returns a gale status; HDF5 failures become GALE_ERR_IO
+ * messages naming the call and HDF5's own message. Not thread-safe (nor is
+ * HDF5 here): one thread at a time, and io/writer.c makes that one thread. */
 #ifndef GALE_NC4_H
 #define GALE_NC4_H
 
 #include "gale_base.h"
+#include "gale_mesh.h"
 
 #include <hdf5.h>
 #include <stddef.h>
@@ -59,6 +68,18 @@ int gale_nc4_def_coord(gale_nc4_t *f, const char *name, int64_t len, gale_nc4_ty
 int gale_nc4_def_var(gale_nc4_t *f, const char *name, gale_nc4_type_t type, int ndims,
                      const int *dimids, const void *fill, int *varid);
 
+/* Options of gale_nc4_def_var_ex. chunk: NULL (contiguous) or one chunk
+ * length per dimension (clamped to the dimension). nofill: never write fill
+ * values (netCDF's NC_NOFILL), for variables whose every element is written:
+ * a parallel file otherwise writes the whole variable twice. */
+typedef struct {
+    const int64_t *chunk;
+    int nofill;
+} gale_nc4_varopt_t;
+int gale_nc4_def_var_ex(gale_nc4_t *f, const char *name, gale_nc4_type_t type, int ndims,
+                        const int *dimids, const void *fill, const gale_nc4_varopt_t *opt,
+                        int *varid);
+
 /* Attributes of a variable or of the file (varid GALE_NC4_GLOBAL). */
 int gale_nc4_put_att_text(gale_nc4_t *f, int varid, const char *name, const char *text);
 int gale_nc4_put_att_int(gale_nc4_t *f, int varid, const char *name, size_t n, const int *v);
@@ -70,12 +91,52 @@ int gale_nc4_put_var(gale_nc4_t *f, int varid, const void *data);
 /* Rows [start, start + count) of the first dimension: lets a large variable
  * be written in slices (and, later, each rank its own rows). */
 int gale_nc4_put_rows(gale_nc4_t *f, int varid, int64_t start, int64_t count, const void *data);
+/* Runs of rows, packed one after the other in data: rows [start[r],
+ * start[r] + count[r]) for r < nruns. rec < 0: rows of the first dimension;
+ * rec >= 0: rows of the second dimension at index rec of the first (a record
+ * of a variable over (time, rows, ...)). On a parallel file each rank gives
+ * its own runs (none is fine) and the write is one collective transfer. */
+int gale_nc4_put_runs(gale_nc4_t *f, int varid, int64_t rec, int nruns, const int64_t *start,
+                      const int64_t *count, const void *data);
 
 /* Flush, close, fsync, rename to the final name; frees *f and sets it to
  * NULL. On failure the temporary file is removed. */
 int gale_nc4_commit(gale_nc4_t **f);
-/* Close and remove the temporary file, free *f (NULL is fine). For error paths. */
+/* Close and remove the temporary file, free *f (NULL is fine). For error
+ * paths; on a parallel file every rank must abort together. */
 void gale_nc4_abort(gale_nc4_t **f);
+/* The MPI-IO hints in effect on an open parallel file (MPI_File_get_info),
+ * as "key=value key=value ..."; "" for a serial file. */
+int gale_nc4_hints(gale_nc4_t *f, char *buf, size_t n);
+
+/* ---- the UGRID mesh (io/mesh_file.c), in any file ---- */
+
+typedef struct {
+    int dnode, dedge, dface, dtwo, dfour;                   /* dimids */
+    int node[2], edge[2], face[2], fnodes, enodes, fedges, efaces, flinks, area; /* varids */
+} gale_io_mesh_t;
+/* Defines the mesh dimensions (nMesh2d_node/edge/face, Two, Four), the
+ * topology variable Mesh2d with its coordinates and connectivity, and the
+ * global attributes mesh_name, mesh_n, radius. */
+int gale_io_mesh_def(gale_nc4_t *f, const gale_cs_t *cs, gale_io_mesh_t *m);
+/* Writes share `part` of `nparts` of every mesh variable's rows (on a
+ * parallel file: part = rank, nparts = ranks, and every rank calls it).
+ * threads != 0 computes the rows with OpenMP; the writer thread passes 0 so
+ * as not to start a second team of threads next to the model's. */
+int gale_io_mesh_put(gale_nc4_t *f, const gale_cs_t *cs, const gale_io_mesh_t *m, int part,
+                     int nparts, int threads);
+
+/* The 3-D grid for XDMF readers: node positions at every interface (radius +
+ * exaggeration * z_if[k]) and the cells, interface faces and edge faces. */
+typedef struct {
+    int nlev;
+    const double *z_if;  /* [nlev + 1] interface heights [m] */
+    double exaggeration; /* vertical scale factor of the drawing */
+} gale_io_grid3d_t;
+/* The mesh file of gale_io_write_mesh, plus the 3-D grid when grid3d is not
+ * NULL (docs/output.md). Serial. */
+int gale_io_write_mesh_ex(const gale_cs_t *cs, const char *path, const char *config_text,
+                          const gale_io_grid3d_t *grid3d, int threads);
 
 /* Turns the current HDF5 error stack into a GALE_ERR_IO message naming the
  * call; returns GALE_ERR_IO. Used by the GALE_H5 macro in io/. */

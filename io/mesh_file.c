@@ -4,11 +4,13 @@
 #include "gale_nc4.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 
-/* Rows computed (by all OpenMP threads: each row is independent, so the
- * bytes do not depend on the thread count) and then written at a time:
- * C1024 (6.3 M faces, 12.6 M edges) streams through ~18 MiB of buffers. */
+/* Rows computed (by all OpenMP threads, unless called from the writer
+ * thread: each row is independent, so the bytes do not depend on the thread
+ * count) and then written at a time: C1024 (6.3 M faces, 12.6 M edges)
+ * streams through ~18 MiB of buffers. */
 enum { SLICE = 1 << 18 };
 
 static double deg(double rad) { return rad * (180.0 / GALE_PI); }
@@ -54,28 +56,36 @@ done:
     return st;
 }
 
-int gale_io_write_mesh(const gale_cs_t *cs, const char *path, const char *config_text)
+/* Rows [lo, hi) of share `part` of n rows split into nparts, walked in
+ * slices. Every share takes the same number of slices (some empty), because
+ * on a parallel file each slice is one collective write. */
+typedef struct { int64_t lo, hi, nslices; } share_t;
+
+static share_t share(int64_t n, int part, int nparts)
+{
+    share_t s = {n * part / nparts, n * (part + 1) / nparts, 0};
+    int64_t most = (n + nparts - 1) / nparts;
+    s.nslices = (most + SLICE - 1) / SLICE;
+    return s;
+}
+
+static int64_t slice_rows(const share_t *sh, int64_t k, int64_t *start)
+{
+    *start = sh->lo + k * SLICE;
+    int64_t end = *start + SLICE < sh->hi ? *start + SLICE : sh->hi;
+    return end > *start ? end - *start : 0;
+}
+
+int gale_io_mesh_def(gale_nc4_t *f, const gale_cs_t *cs, gale_io_mesh_t *m)
 {
     int st = GALE_OK;
-    gale_nc4_t *f = NULL;
-    double *dbuf = NULL;
-    int *ibuf = NULL;
-    GALE_TRY(gale_alloc_impl((void **)&dbuf, 3 * SLICE * sizeof *dbuf, "mesh slice", __FILE__,
-                             __LINE__, __func__));
-    GALE_TRY(gale_alloc_impl((void **)&ibuf, 12 * SLICE * sizeof *ibuf, "mesh slice", __FILE__,
-                             __LINE__, __func__));
-    double *d0 = dbuf, *d1 = dbuf + SLICE, *d2 = dbuf + 2 * SLICE;
-    int *i0 = ibuf, *i1 = ibuf + 4 * SLICE, *i2 = ibuf + 8 * SLICE;
+    GALE_TRY(gale_nc4_def_dim(f, "nMesh2d_node", cs->nverts, &m->dnode));
+    GALE_TRY(gale_nc4_def_dim(f, "nMesh2d_edge", cs->nedges, &m->dedge));
+    GALE_TRY(gale_nc4_def_dim(f, "nMesh2d_face", cs->ncells, &m->dface));
+    GALE_TRY(gale_nc4_def_dim(f, "Two", 2, &m->dtwo));
+    GALE_TRY(gale_nc4_def_dim(f, "Four", 4, &m->dfour));
 
-    GALE_TRY(gale_nc4_create(&f, path, H5P_DEFAULT));
-    int dnode, dedge, dface, dtwo, dfour;
-    GALE_TRY(gale_nc4_def_dim(f, "nMesh2d_node", cs->nverts, &dnode));
-    GALE_TRY(gale_nc4_def_dim(f, "nMesh2d_edge", cs->nedges, &dedge));
-    GALE_TRY(gale_nc4_def_dim(f, "nMesh2d_face", cs->ncells, &dface));
-    GALE_TRY(gale_nc4_def_dim(f, "Two", 2, &dtwo));
-    GALE_TRY(gale_nc4_def_dim(f, "Four", 4, &dfour));
-
-    int mesh, node[2], face[2], edge[2], fnodes, enodes, fedges, efaces, flinks, area;
+    int mesh;
     const int two = 2;
     GALE_TRY(gale_nc4_def_var(f, "Mesh2d", GALE_NC4_INT, 0, NULL, NULL, &mesh));
     GALE_TRY(gale_nc4_put_att_text(f, mesh, "cf_role", "mesh_topology"));
@@ -94,112 +104,262 @@ int gale_io_write_mesh(const gale_cs_t *cs, const char *path, const char *config
     GALE_TRY(gale_nc4_put_att_text(f, mesh, "face_dimension", "nMesh2d_face"));
     GALE_TRY(gale_nc4_put_att_text(f, mesh, "edge_dimension", "nMesh2d_edge"));
 
-    GALE_TRY(def_lonlat(f, "node", dnode, node));
-    GALE_TRY(def_lonlat(f, "edge", dedge, edge));
-    GALE_TRY(def_lonlat(f, "face", dface, face));
+    GALE_TRY(def_lonlat(f, "node", m->dnode, m->node));
+    GALE_TRY(def_lonlat(f, "edge", m->dedge, m->edge));
+    GALE_TRY(def_lonlat(f, "face", m->dface, m->face));
     GALE_TRY(def_conn(f, "Mesh2d_face_nodes", "face_node_connectivity",
                       "Maps every face to its 4 corner nodes, anticlockwise seen from outside",
-                      dface, dfour, &fnodes));
+                      m->dface, m->dfour, &m->fnodes));
     GALE_TRY(def_conn(f, "Mesh2d_edge_nodes", "edge_node_connectivity",
-                      "Maps every edge to its 2 end nodes", dedge, dtwo, &enodes));
+                      "Maps every edge to its 2 end nodes", m->dedge, m->dtwo, &m->enodes));
     GALE_TRY(def_conn(f, "Mesh2d_face_edges", "face_edge_connectivity",
                       "Maps every face to its 4 edges; edge k joins face nodes k and k+1",
-                      dface, dfour, &fedges));
+                      m->dface, m->dfour, &m->fedges));
     GALE_TRY(def_conn(f, "Mesh2d_edge_face_links", "edge_face_connectivity",
                       "Maps every edge to its 2 faces; positive normal flow goes from the first "
-                      "to the second", dedge, dtwo, &efaces));
+                      "to the second", m->dedge, m->dtwo, &m->efaces));
     GALE_TRY(def_conn(f, "Mesh2d_face_links", "face_face_connectivity",
                       "Maps every face to the 4 faces across its edges, in face_edges order",
-                      dface, dfour, &flinks));
-    GALE_TRY(gale_nc4_def_var(f, "Mesh2d_face_area", GALE_NC4_DOUBLE, 1, &dface, NULL, &area));
-    GALE_TRY(gale_nc4_put_att_text(f, area, "standard_name", "cell_area"));
-    GALE_TRY(gale_nc4_put_att_text(f, area, "long_name", "spherical area of mesh faces"));
-    GALE_TRY(gale_nc4_put_att_text(f, area, "units", "m2"));
-    GALE_TRY(gale_nc4_put_att_text(f, area, "mesh", "Mesh2d"));
-    GALE_TRY(gale_nc4_put_att_text(f, area, "location", "face"));
-    GALE_TRY(gale_nc4_put_att_text(f, area, "coordinates", "Mesh2d_face_x Mesh2d_face_y"));
+                      m->dface, m->dfour, &m->flinks));
+    GALE_TRY(gale_nc4_def_var(f, "Mesh2d_face_area", GALE_NC4_DOUBLE, 1, &m->dface, NULL,
+                              &m->area));
+    GALE_TRY(gale_nc4_put_att_text(f, m->area, "standard_name", "cell_area"));
+    GALE_TRY(gale_nc4_put_att_text(f, m->area, "long_name", "spherical area of mesh faces"));
+    GALE_TRY(gale_nc4_put_att_text(f, m->area, "units", "m2"));
+    GALE_TRY(gale_nc4_put_att_text(f, m->area, "mesh", "Mesh2d"));
+    GALE_TRY(gale_nc4_put_att_text(f, m->area, "location", "face"));
+    GALE_TRY(gale_nc4_put_att_text(f, m->area, "coordinates", "Mesh2d_face_x Mesh2d_face_y"));
 
-    char name[32], title[64];
+    char name[32];
     snprintf(name, sizeof name, "C%d", cs->n);
-    snprintf(title, sizeof title, "gale cubed-sphere mesh %s", name);
-    GALE_TRY(gale_nc4_put_att_text(f, GALE_NC4_GLOBAL, "Conventions", "CF-1.8 UGRID-1.0"));
-    GALE_TRY(gale_nc4_put_att_text(f, GALE_NC4_GLOBAL, "title", title));
-    GALE_TRY(gale_nc4_put_att_text(f, GALE_NC4_GLOBAL, "source", "gale " GALE_VERSION));
-    GALE_TRY(gale_nc4_put_att_text(f, GALE_NC4_GLOBAL, "gale_version", GALE_VERSION));
     GALE_TRY(gale_nc4_put_att_text(f, GALE_NC4_GLOBAL, "mesh_name", name));
     GALE_TRY(gale_nc4_put_att_int(f, GALE_NC4_GLOBAL, "mesh_n", 1, &cs->n));
     GALE_TRY(gale_nc4_put_att_double(f, GALE_NC4_GLOBAL, "radius", 1, &cs->radius));
-    if (config_text)
-        GALE_TRY(gale_nc4_put_att_text(f, GALE_NC4_GLOBAL, "configuration", config_text));
+done:
+    return st;
+}
+
+int gale_io_mesh_put(gale_nc4_t *f, const gale_cs_t *cs, const gale_io_mesh_t *m, int part,
+                     int nparts, int threads)
+{
+    int st = GALE_OK;
+    double *dbuf = NULL;
+    int *ibuf = NULL;
+    const share_t sv = share(cs->nverts, part, nparts), se = share(cs->nedges, part, nparts),
+                  sf = share(cs->ncells, part, nparts);
+    int64_t rows = sv.hi - sv.lo;
+    if (se.hi - se.lo > rows) rows = se.hi - se.lo;
+    if (sf.hi - sf.lo > rows) rows = sf.hi - sf.lo;
+    rows = rows < SLICE ? rows + 1 : SLICE;
+    GALE_TRY(gale_alloc_impl((void **)&dbuf, 3 * rows * sizeof *dbuf, "mesh slice", __FILE__,
+                             __LINE__, __func__));
+    GALE_TRY(gale_alloc_impl((void **)&ibuf, 12 * rows * sizeof *ibuf, "mesh slice", __FILE__,
+                             __LINE__, __func__));
+    double *d0 = dbuf, *d1 = dbuf + rows, *d2 = dbuf + 2 * rows;
+    int *i0 = ibuf, *i1 = ibuf + 4 * rows, *i2 = ibuf + 8 * rows;
 
     /* Nodes. */
-    for (gale_gid_t s = 0; s < cs->nverts; s += SLICE) {
-        int64_t n = cs->nverts - s < SLICE ? cs->nverts - s : SLICE;
-#pragma omp parallel for schedule(static)
-        for (int64_t k = 0; k < n; k++) {
+    for (int64_t k = 0; k < sv.nslices; k++) {
+        int64_t s, n = slice_rows(&sv, k, &s);
+#pragma omp parallel for schedule(static) if (threads)
+        for (int64_t r = 0; r < n; r++) {
             double x[3];
-            gale_cs_vert_xyz(cs, s + k, x);
-            lonlat_deg(x, &d0[k], &d1[k]);
+            gale_cs_vert_xyz(cs, s + r, x);
+            lonlat_deg(x, &d0[r], &d1[r]);
         }
-        GALE_TRY(gale_nc4_put_rows(f, node[0], s, n, d0));
-        GALE_TRY(gale_nc4_put_rows(f, node[1], s, n, d1));
+        GALE_TRY(gale_nc4_put_rows(f, m->node[0], s, n, d0));
+        GALE_TRY(gale_nc4_put_rows(f, m->node[1], s, n, d1));
     }
     /* Edges: midpoint on the great circle, end nodes, the two faces. */
-    for (gale_gid_t s = 0; s < cs->nedges; s += SLICE) {
-        int64_t n = cs->nedges - s < SLICE ? cs->nedges - s : SLICE;
-#pragma omp parallel for schedule(static)
-        for (int64_t k = 0; k < n; k++) {
+    for (int64_t k = 0; k < se.nslices; k++) {
+        int64_t s, n = slice_rows(&se, k, &s);
+#pragma omp parallel for schedule(static) if (threads)
+        for (int64_t r = 0; r < n; r++) {
             gale_gid_t v[2], c[2];
             double a[3], b[3];
-            gale_cs_edge_verts(cs, s + k, v);
-            gale_cs_edge_cells(cs, s + k, c);
+            gale_cs_edge_verts(cs, s + r, v);
+            gale_cs_edge_cells(cs, s + r, c);
             gale_cs_vert_xyz(cs, v[0], a);
             gale_cs_vert_xyz(cs, v[1], b);
-            double r = sqrt((a[0] + b[0]) * (a[0] + b[0]) + (a[1] + b[1]) * (a[1] + b[1]) +
-                            (a[2] + b[2]) * (a[2] + b[2]));
-            for (int d = 0; d < 3; d++) a[d] = (a[d] + b[d]) / r;
-            lonlat_deg(a, &d0[k], &d1[k]);
-            for (int m = 0; m < 2; m++) {
-                i0[2 * k + m] = (int)v[m];
-                i1[2 * k + m] = (int)c[m];
+            double len = sqrt((a[0] + b[0]) * (a[0] + b[0]) + (a[1] + b[1]) * (a[1] + b[1]) +
+                              (a[2] + b[2]) * (a[2] + b[2]));
+            for (int d = 0; d < 3; d++) a[d] = (a[d] + b[d]) / len;
+            lonlat_deg(a, &d0[r], &d1[r]);
+            for (int q = 0; q < 2; q++) {
+                i0[2 * r + q] = (int)v[q];
+                i1[2 * r + q] = (int)c[q];
             }
         }
-        GALE_TRY(gale_nc4_put_rows(f, edge[0], s, n, d0));
-        GALE_TRY(gale_nc4_put_rows(f, edge[1], s, n, d1));
-        GALE_TRY(gale_nc4_put_rows(f, enodes, s, n, i0));
-        GALE_TRY(gale_nc4_put_rows(f, efaces, s, n, i1));
+        GALE_TRY(gale_nc4_put_rows(f, m->edge[0], s, n, d0));
+        GALE_TRY(gale_nc4_put_rows(f, m->edge[1], s, n, d1));
+        GALE_TRY(gale_nc4_put_rows(f, m->enodes, s, n, i0));
+        GALE_TRY(gale_nc4_put_rows(f, m->efaces, s, n, i1));
     }
     /* Faces. gale numbers corners SW, SE, NE, NW and sides W, S, E, N; UGRID
      * readers expect edge k between nodes k and k+1, so sides go S, E, N, W. */
     static const int side[4] = {GALE_SIDE_S, GALE_SIDE_E, GALE_SIDE_N, GALE_SIDE_W};
-    for (gale_gid_t s = 0; s < cs->ncells; s += SLICE) {
-        int64_t n = cs->ncells - s < SLICE ? cs->ncells - s : SLICE;
-#pragma omp parallel for schedule(static)
-        for (int64_t k = 0; k < n; k++) {
-            gale_gid_t c = s + k, v[4], e[4];
+    for (int64_t k = 0; k < sf.nslices; k++) {
+        int64_t s, n = slice_rows(&sf, k, &s);
+#pragma omp parallel for schedule(static) if (threads)
+        for (int64_t r = 0; r < n; r++) {
+            gale_gid_t c = s + r, v[4], e[4];
             double x[3];
             gale_cs_cell_centre(cs, c, x);
-            lonlat_deg(x, &d0[k], &d1[k]);
-            d2[k] = gale_cs_cell_area(cs, c);
+            lonlat_deg(x, &d0[r], &d1[r]);
+            d2[r] = gale_cs_cell_area(cs, c);
             gale_cs_cell_verts(cs, c, v);
             gale_cs_cell_edges(cs, c, e);
-            for (int m = 0; m < 4; m++) {
-                i0[4 * k + m] = (int)v[m];
-                i1[4 * k + m] = (int)e[side[m]];
-                i2[4 * k + m] = (int)gale_cs_cell_nbr(cs, c, side[m]);
+            for (int q = 0; q < 4; q++) {
+                i0[4 * r + q] = (int)v[q];
+                i1[4 * r + q] = (int)e[side[q]];
+                i2[4 * r + q] = (int)gale_cs_cell_nbr(cs, c, side[q]);
             }
         }
-        GALE_TRY(gale_nc4_put_rows(f, face[0], s, n, d0));
-        GALE_TRY(gale_nc4_put_rows(f, face[1], s, n, d1));
-        GALE_TRY(gale_nc4_put_rows(f, area, s, n, d2));
-        GALE_TRY(gale_nc4_put_rows(f, fnodes, s, n, i0));
-        GALE_TRY(gale_nc4_put_rows(f, fedges, s, n, i1));
-        GALE_TRY(gale_nc4_put_rows(f, flinks, s, n, i2));
+        GALE_TRY(gale_nc4_put_rows(f, m->face[0], s, n, d0));
+        GALE_TRY(gale_nc4_put_rows(f, m->face[1], s, n, d1));
+        GALE_TRY(gale_nc4_put_rows(f, m->area, s, n, d2));
+        GALE_TRY(gale_nc4_put_rows(f, m->fnodes, s, n, i0));
+        GALE_TRY(gale_nc4_put_rows(f, m->fedges, s, n, i1));
+        GALE_TRY(gale_nc4_put_rows(f, m->flinks, s, n, i2));
     }
-    GALE_TRY(gale_nc4_commit(&f));
 done:
-    gale_nc4_abort(&f); /* nothing left to do after a commit */
     gale_free(dbuf);
     gale_free(ibuf);
     return st;
+}
+
+/* A connectivity array of the 3-D grid (0-based point ids). */
+static int def_conn3(gale_nc4_t *f, const char *name, const char *lname, int d0, int d1, int *id)
+{
+    int st = GALE_OK;
+    const int dims[2] = {d0, d1}, zero = 0;
+    GALE_TRY(gale_nc4_def_var(f, name, GALE_NC4_INT, 2, dims, NULL, id));
+    GALE_TRY(gale_nc4_put_att_text(f, *id, "long_name", lname));
+    GALE_TRY(gale_nc4_put_att_int(f, *id, "start_index", 1, &zero));
+done:
+    return st;
+}
+
+/* The 3-D shell as explicit points and cells, for XDMF readers (ParaView has
+ * no UGRID reader). Point k*nverts + v is node v at interface k; the cell
+ * lists run face-major, level-minor, the order of the data (face, level). */
+static int write_grid3d(gale_nc4_t *f, const gale_cs_t *cs, const gale_io_grid3d_t *g,
+                        const gale_io_mesh_t *m, int threads)
+{
+    int st = GALE_OK;
+    double *dbuf = NULL;
+    int *ibuf = NULL;
+    const int nl = g->nlev;
+    const int64_t nv = cs->nverts;
+    int dpt, dcell, dif, dedge, dthree, deight, vxyz, vcell, vif, vedge;
+    GALE_TRY(gale_nc4_def_dim(f, "nMesh3d_node", nv * (nl + 1), &dpt));
+    GALE_TRY(gale_nc4_def_dim(f, "nMesh3d_cell", cs->ncells * nl, &dcell));
+    GALE_TRY(gale_nc4_def_dim(f, "nMesh3d_interface", cs->ncells * (nl + 1), &dif));
+    GALE_TRY(gale_nc4_def_dim(f, "nMesh3d_edge_face", cs->nedges * nl, &dedge));
+    GALE_TRY(gale_nc4_def_dim(f, "Three", 3, &dthree));
+    GALE_TRY(gale_nc4_def_dim(f, "Eight", 8, &deight));
+    const int pdims[2] = {dpt, dthree};
+    GALE_TRY(gale_nc4_def_var(f, "Mesh3d_node_xyz", GALE_NC4_DOUBLE, 2, pdims, NULL, &vxyz));
+    GALE_TRY(gale_nc4_put_att_text(f, vxyz, "long_name",
+                                   "Cartesian position of node v at interface k (point k*nMesh2d_node + v), "
+                                   "radius + vertical_exaggeration * height"));
+    GALE_TRY(gale_nc4_put_att_text(f, vxyz, "units", "m"));
+    GALE_TRY(gale_nc4_put_att_double(f, vxyz, "vertical_exaggeration", 1, &g->exaggeration));
+    GALE_TRY(def_conn3(f, "Mesh3d_cell_nodes", "hexahedron (face, layer): face nodes at the lower then the upper interface",
+                       dcell, deight, &vcell));
+    GALE_TRY(def_conn3(f, "Mesh3d_interface_nodes", "quadrilateral (face, interface): face nodes at the interface",
+                       dif, m->dfour, &vif));
+    GALE_TRY(def_conn3(f, "Mesh3d_edge_face_nodes", "quadrilateral (edge, layer): the vertical face of an edge",
+                       dedge, m->dfour, &vedge));
+
+    const int64_t rows = SLICE;
+    GALE_TRY(gale_alloc_impl((void **)&dbuf, 3 * rows * sizeof *dbuf, "grid slice", __FILE__,
+                             __LINE__, __func__));
+    GALE_TRY(gale_alloc_impl((void **)&ibuf, 8 * rows * sizeof *ibuf, "grid slice", __FILE__,
+                             __LINE__, __func__));
+    const int64_t npt = nv * (nl + 1), ncell = cs->ncells * nl, nif = cs->ncells * (nl + 1),
+                  ned = cs->nedges * nl;
+    for (int64_t s = 0; s < npt; s += rows) {
+        int64_t n = npt - s < rows ? npt - s : rows;
+#pragma omp parallel for schedule(static) if (threads)
+        for (int64_t r = 0; r < n; r++) {
+            int64_t i = s + r, k = i / nv;
+            double x[3], rad = cs->radius + g->exaggeration * g->z_if[k];
+            gale_cs_vert_xyz(cs, i % nv, x);
+            for (int d = 0; d < 3; d++) dbuf[3 * r + d] = rad * x[d];
+        }
+        GALE_TRY(gale_nc4_put_rows(f, vxyz, s, n, dbuf));
+    }
+    for (int64_t s = 0; s < ncell; s += rows) {
+        int64_t n = ncell - s < rows ? ncell - s : rows;
+#pragma omp parallel for schedule(static) if (threads)
+        for (int64_t r = 0; r < n; r++) {
+            int64_t i = s + r, k = i % nl;
+            gale_gid_t v[4];
+            gale_cs_cell_verts(cs, i / nl, v);
+            for (int q = 0; q < 4; q++) {
+                ibuf[8 * r + q] = (int)(k * nv + v[q]);
+                ibuf[8 * r + 4 + q] = (int)((k + 1) * nv + v[q]);
+            }
+        }
+        GALE_TRY(gale_nc4_put_rows(f, vcell, s, n, ibuf));
+    }
+    for (int64_t s = 0; s < nif; s += rows) {
+        int64_t n = nif - s < rows ? nif - s : rows;
+#pragma omp parallel for schedule(static) if (threads)
+        for (int64_t r = 0; r < n; r++) {
+            int64_t i = s + r, k = i % (nl + 1);
+            gale_gid_t v[4];
+            gale_cs_cell_verts(cs, i / (nl + 1), v);
+            for (int q = 0; q < 4; q++) ibuf[4 * r + q] = (int)(k * nv + v[q]);
+        }
+        GALE_TRY(gale_nc4_put_rows(f, vif, s, n, ibuf));
+    }
+    for (int64_t s = 0; s < ned; s += rows) {
+        int64_t n = ned - s < rows ? ned - s : rows;
+#pragma omp parallel for schedule(static) if (threads)
+        for (int64_t r = 0; r < n; r++) {
+            int64_t i = s + r, k = i % nl;
+            gale_gid_t v[2];
+            gale_cs_edge_verts(cs, i / nl, v);
+            ibuf[4 * r + 0] = (int)(k * nv + v[0]);
+            ibuf[4 * r + 1] = (int)(k * nv + v[1]);
+            ibuf[4 * r + 2] = (int)((k + 1) * nv + v[1]);
+            ibuf[4 * r + 3] = (int)((k + 1) * nv + v[0]);
+        }
+        GALE_TRY(gale_nc4_put_rows(f, vedge, s, n, ibuf));
+    }
+done:
+    gale_free(dbuf);
+    gale_free(ibuf);
+    return st;
+}
+
+int gale_io_write_mesh_ex(const gale_cs_t *cs, const char *path, const char *config_text,
+                          const gale_io_grid3d_t *grid3d, int threads)
+{
+    int st = GALE_OK;
+    gale_nc4_t *f = NULL;
+    gale_io_mesh_t m;
+    GALE_TRY(gale_nc4_create(&f, path, H5P_DEFAULT));
+    GALE_TRY(gale_io_mesh_def(f, cs, &m));
+    char title[64];
+    snprintf(title, sizeof title, "gale cubed-sphere mesh C%d", cs->n);
+    GALE_TRY(gale_nc4_put_att_text(f, GALE_NC4_GLOBAL, "Conventions", "CF-1.8 UGRID-1.0"));
+    GALE_TRY(gale_nc4_put_att_text(f, GALE_NC4_GLOBAL, "title", title));
+    GALE_TRY(gale_nc4_put_att_text(f, GALE_NC4_GLOBAL, "source", "gale " GALE_VERSION));
+    GALE_TRY(gale_nc4_put_att_text(f, GALE_NC4_GLOBAL, "gale_version", GALE_VERSION));
+    if (config_text)
+        GALE_TRY(gale_nc4_put_att_text(f, GALE_NC4_GLOBAL, "configuration", config_text));
+    GALE_TRY(gale_io_mesh_put(f, cs, &m, 0, 1, threads));
+    if (grid3d) GALE_TRY(write_grid3d(f, cs, grid3d, &m, threads));
+    GALE_TRY(gale_nc4_commit(&f));
+done:
+    gale_nc4_abort(&f); /* nothing left to do after a commit */
+    return st;
+}
+
+int gale_io_write_mesh(const gale_cs_t *cs, const char *path, const char *config_text)
+{
+    return gale_io_write_mesh_ex(cs, path, config_text, NULL, 1);
 }

@@ -28,14 +28,18 @@ typedef struct {
     gale_nc4_type_t type;
     int ndims;
     int dimids[H5S_MAX_RANK];
+    char *name; /* for messages */
 } var_t;
 
 struct gale_nc4 {
     hid_t file, root;
+    hid_t dxpl;       /* H5P_DEFAULT, or collective MPI-IO transfers */
     char *path, *tmp;
     dim_t *dims;
     var_t *vars;
     int ndims, nvars, cap_dims, cap_vars;
+    int par, rank;    /* parallel (MPI-IO) file, and this rank in its communicator */
+    MPI_Comm comm;    /* HDF5's copy of the file's communicator (parallel only) */
 };
 
 void gale_io_version(char *buf, size_t n)
@@ -106,6 +110,34 @@ static const void *default_fill(gale_nc4_type_t t)
          : t == GALE_NC4_FLOAT ? (const void *)&fill_float : (const void *)&fill_double;
 }
 
+/* ---- fault injection (GALE_IO_FAULT) ---- */
+
+int gale_io_fault_parse(const char *spec, long *nth)
+{
+    char *end;
+    *nth = 0;
+    if (!spec || !*spec) return GALE_OK;
+    if (strncmp(spec, "enospc@", 7) != 0) return GALE_ERR_INPUT;
+    errno = 0;
+    long n = strtol(spec + 7, &end, 10);
+    if (errno || *end || n < 1) return GALE_ERR_INPUT;
+    *nth = n;
+    return GALE_OK;
+}
+
+/* Counts this process's writes; the N-th fails as a full disk would. It sits
+ * where a real write error surfaces (before H5Dwrite), so the error takes the
+ * same path. Only the thread that owns HDF5 gets here, so no lock. */
+static int fault_check(const gale_nc4_t *f, const var_t *v)
+{
+    static long nth = -1, count = 0;
+    if (nth < 0 && gale_io_fault_parse(getenv("GALE_IO_FAULT"), &nth) != GALE_OK) nth = 0;
+    if (nth == 0 || ++count != nth) return GALE_OK;
+    return gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__,
+                            "H5Dwrite of '%s' to %s failed: %s (injected by GALE_IO_FAULT=%s)",
+                            v->name, f->tmp, strerror(ENOSPC), getenv("GALE_IO_FAULT"));
+}
+
 /* ---- file ---- */
 
 int gale_nc4_create(gale_nc4_t **fp, const char *path, hid_t fapl)
@@ -116,6 +148,8 @@ int gale_nc4_create(gale_nc4_t **fp, const char *path, hid_t fapl)
     *fp = f;
     if (!f) GALE_ERROR(GALE_ERR_MEM, "out of memory opening %s", path);
     f->file = f->root = H5I_INVALID_HID;
+    f->dxpl = H5P_DEFAULT;
+    f->comm = MPI_COMM_NULL;
     size_t n = strlen(path);
     f->path = malloc(n + 1);
     f->tmp = malloc(n + 5);
@@ -129,6 +163,17 @@ int gale_nc4_create(gale_nc4_t **fp, const char *path, hid_t fapl)
     /* gale reports HDF5 errors itself (gale_h5_error), once. */
     GALE_H5(H5Eset_auto2(H5E_DEFAULT, NULL, NULL));
     GALE_H5(access = fapl == H5P_DEFAULT ? H5Pcreate(H5P_FILE_ACCESS) : H5Pcopy(fapl));
+    if (H5Pget_driver(access) == H5FD_MPIO) {
+        /* Parallel: every call below is then collective over the file's
+         * communicator, and data go through collective MPI-IO transfers. */
+        MPI_Info info = MPI_INFO_NULL;
+        GALE_H5(H5Pget_fapl_mpio(access, &f->comm, &info));
+        if (info != MPI_INFO_NULL) MPI_Info_free(&info);
+        MPI_Comm_rank(f->comm, &f->rank);
+        f->par = 1;
+        GALE_H5(f->dxpl = H5Pcreate(H5P_DATASET_XFER));
+        GALE_H5(H5Pset_dxpl_mpio(f->dxpl, H5FD_MPIO_COLLECTIVE));
+    }
     /* netCDF-C 4.9 asks for (V18, LATEST); capping at V18 keeps the same
      * format (superblock 2) and the file readable by HDF5 1.8 based tools. */
     GALE_H5(H5Pset_libver_bounds(access, H5F_LIBVER_V18, H5F_LIBVER_V18));
@@ -172,6 +217,9 @@ static int close_all(gale_nc4_t *f)
 static void free_file(gale_nc4_t *f)
 {
     for (int d = 0; d < f->ndims; d++) free(f->dims[d].name);
+    for (int v = 0; v < f->nvars; v++) free(f->vars[v].name);
+    if (f->dxpl != H5P_DEFAULT) H5Pclose(f->dxpl);
+    if (f->comm != MPI_COMM_NULL) MPI_Comm_free(&f->comm);
     free(f->dims);
     free(f->vars);
     free(f->path);
@@ -186,7 +234,7 @@ void gale_nc4_abort(gale_nc4_t **fp)
     /* Already failing: the first error has been reported; what matters now
      * is that the temporary file goes. H5F_CLOSE_STRONG closes the rest. */
     if (f->file >= 0) H5Fclose(f->file);
-    if (f->tmp) remove(f->tmp);
+    if (f->tmp && (!f->par || f->rank == 0)) remove(f->tmp);
     free_file(f);
     *fp = NULL;
 }
@@ -195,20 +243,35 @@ int gale_nc4_commit(gale_nc4_t **fp)
 {
     gale_nc4_t *f = *fp;
     int st = GALE_OK, fd = -1;
-    GALE_H5(H5Fflush(f->file, H5F_SCOPE_GLOBAL));
-    if ((st = close_all(f)) != GALE_OK) goto done;
-    /* The data must be on disk before the name says the file is complete. */
-    if ((fd = open(f->tmp, O_RDONLY)) < 0 || fsync(fd) != 0) {
-        st = gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__, "fsync %s: %s", f->tmp,
-                              strerror(errno));
-        goto done;
+    /* Flush and close even after a failed flush: both are collective on a
+     * parallel file, and every rank must make the same calls. The flush of
+     * an MPI-IO file is an MPI_File_sync of every rank's data. */
+    if (H5Fflush(f->file, H5F_SCOPE_GLOBAL) < 0)
+        st = gale_h5_error("H5Fflush", __FILE__, __LINE__, __func__);
+    int st2 = close_all(f);
+    if (st == GALE_OK) st = st2;
+    if (f->par) {
+        /* One rank names the file complete, and only if every rank's part is. */
+        int bad = st != GALE_OK;
+        MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, f->comm);
+        if (bad && st == GALE_OK)
+            st = gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__,
+                                  "%s: another rank failed to write its part", f->path);
     }
-    if (rename(f->tmp, f->path) != 0) {
-        st = gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__, "rename %s -> %s: %s",
-                              f->tmp, f->path, strerror(errno));
-        goto done;
+    if (st == GALE_OK && (!f->par || f->rank == 0)) {
+        /* The data must be on disk before the name says the file is complete. */
+        if ((fd = open(f->tmp, O_RDONLY)) < 0 || fsync(fd) != 0)
+            st = gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__, "fsync %s: %s",
+                                  f->tmp, strerror(errno));
+        else if (rename(f->tmp, f->path) != 0)
+            st = gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__,
+                                  "rename %s -> %s: %s", f->tmp, f->path, strerror(errno));
     }
-done:
+    if (f->par) {
+        int bad = st != GALE_OK;
+        MPI_Bcast(&bad, 1, MPI_INT, 0, f->comm);
+        if (bad && st == GALE_OK) st = GALE_ERR_IO; /* rank 0 said why */
+    }
     if (fd >= 0) close(fd);
     if (st != GALE_OK) {
         gale_nc4_abort(fp);
@@ -217,6 +280,37 @@ done:
     free_file(f);
     *fp = NULL;
     return GALE_OK;
+}
+
+int gale_nc4_hints(gale_nc4_t *f, char *buf, size_t n)
+{
+    int st = GALE_OK;
+    hid_t fapl = H5I_INVALID_HID;
+    MPI_File *fh = NULL;
+    MPI_Info info = MPI_INFO_NULL;
+    size_t len = 0;
+    buf[0] = '\0';
+    if (!f->par) return GALE_OK;
+    GALE_H5(fapl = H5Fget_access_plist(f->file));
+    GALE_H5(H5Fget_vfd_handle(f->file, fapl, (void **)&fh));
+    int e = MPI_File_get_info(*fh, &info);
+    if (e != MPI_SUCCESS) {
+        st = gale_error_mpi(e, "MPI_File_get_info", __FILE__, __LINE__, __func__);
+        goto done;
+    }
+    int nkeys = 0;
+    MPI_Info_get_nkeys(info, &nkeys);
+    for (int i = 0; i < nkeys && len < n; i++) {
+        char key[MPI_MAX_INFO_KEY + 1], val[256];
+        int flag = 0;
+        MPI_Info_get_nthkey(info, i, key);
+        MPI_Info_get(info, key, sizeof val - 1, val, &flag);
+        len += (size_t)snprintf(buf + len, n - len, "%s%s=%s", i ? " " : "", key, flag ? val : "?");
+    }
+    MPI_Info_free(&info);
+done:
+    GALE_H5_CLOSE(H5Pclose, fapl);
+    return st;
 }
 
 /* ---- attributes ---- */
@@ -296,7 +390,8 @@ static int grow(void **p, int *cap, int need, size_t size)
 
 /* A dataset with netCDF's creation properties. */
 static int create_dataset(gale_nc4_t *f, const char *name, hid_t ftype, int ndims,
-                          const hsize_t *shape, hid_t fill_type, const void *fill, hid_t *dset)
+                          const hsize_t *shape, hid_t fill_type, const void *fill,
+                          const gale_nc4_varopt_t *opt, hid_t *dset)
 {
     int st = GALE_OK;
     hid_t dcpl = H5I_INVALID_HID, space = H5I_INVALID_HID;
@@ -304,6 +399,14 @@ static int create_dataset(gale_nc4_t *f, const char *name, hid_t ftype, int ndim
     GALE_H5(H5Pset_obj_track_times(dcpl, 0));
     GALE_H5(H5Pset_attr_creation_order(dcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED));
     if (fill) GALE_H5(H5Pset_fill_value(dcpl, fill_type, fill));
+    if (opt && opt->nofill) GALE_H5(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER));
+    if (opt && opt->chunk && ndims) {
+        hsize_t c[H5S_MAX_RANK];
+        for (int d = 0; d < ndims; d++)
+            c[d] = opt->chunk[d] >= 1 && (hsize_t)opt->chunk[d] < shape[d] ? (hsize_t)opt->chunk[d]
+                                                                            : shape[d];
+        GALE_H5(H5Pset_chunk(dcpl, ndims, c));
+    }
     GALE_H5(space = ndims ? H5Screate_simple(ndims, shape, shape) : H5Screate(H5S_SCALAR));
     GALE_H5(*dset = H5Dcreate2(f->root, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT));
 done:
@@ -346,7 +449,7 @@ int gale_nc4_def_dim(gale_nc4_t *f, const char *name, int64_t len, int *dimid)
     hsize_t n = (hsize_t)len;
     /* netCDF-C's hidden dimension dataset: big-endian float, never written
      * (so it takes no space), named by the scale NAME as not a variable. */
-    GALE_CALL(create_dataset(f, name, H5T_IEEE_F32BE, 1, &n, H5I_INVALID_HID, NULL, &ds));
+    GALE_CALL(create_dataset(f, name, H5T_IEEE_F32BE, 1, &n, H5I_INVALID_HID, NULL, NULL, &ds));
     char scale_name[sizeof DIM_WITHOUT_VARIABLE + 24];
     snprintf(scale_name, sizeof scale_name, "%s%10lld", DIM_WITHOUT_VARIABLE, (long long)len);
     GALE_H5(H5DSset_scale(ds, scale_name));
@@ -361,18 +464,22 @@ done:
  * writes for every variable of rank >= 1, _Netcdf4Coordinates (its dimids:
  * readers then need not match scales). */
 static int new_var(gale_nc4_t *f, const char *name, gale_nc4_type_t type, int ndims,
-                   const int *dimids, const hsize_t *shape, const void *fill, int *varid)
+                   const int *dimids, const hsize_t *shape, const void *fill,
+                   const gale_nc4_varopt_t *opt, int *varid)
 {
     GALE_ASSERT(type >= GALE_NC4_INT && type <= GALE_NC4_DOUBLE && ndims >= 0 &&
                 ndims <= H5S_MAX_RANK);
     GALE_CALL(grow((void **)&f->vars, &f->cap_vars, f->nvars + 1, sizeof *f->vars));
     var_t *v = &f->vars[f->nvars];
-    GALE_CALL(create_dataset(f, name, file_type(type), ndims, shape, mem_type(type),
-                             fill ? fill : default_fill(type), &v->dset));
+    if (!(v->name = malloc(strlen(name) + 1))) GALE_ERROR(GALE_ERR_MEM, "out of memory");
+    strcpy(v->name, name);
+    v->dset = H5I_INVALID_HID;
     v->type = type;
     v->ndims = ndims;
     for (int d = 0; d < ndims; d++) v->dimids[d] = dimids[d];
-    *varid = f->nvars++;
+    *varid = f->nvars++; /* from here on, close_all and free_file own it */
+    GALE_CALL(create_dataset(f, name, file_type(type), ndims, shape, mem_type(type),
+                             fill ? fill : default_fill(type), opt, &v->dset));
     if (ndims)
         GALE_CALL(put_att(f, *varid, NC_COORDS_ATT, H5T_NATIVE_INT, H5T_NATIVE_INT,
                           (size_t)ndims, dimids));
@@ -387,7 +494,7 @@ int gale_nc4_def_coord(gale_nc4_t *f, const char *name, int64_t len, gale_nc4_ty
     GALE_CALL(grow((void **)&f->dims, &f->cap_dims, f->ndims + 1, sizeof *f->dims));
     hsize_t n = (hsize_t)len;
     const int id = f->ndims; /* the dimid add_dim will give it */
-    GALE_CALL(new_var(f, name, type, 1, &id, &n, NULL, varid));
+    GALE_CALL(new_var(f, name, type, 1, &id, &n, NULL, NULL, varid));
     hid_t dset = f->vars[*varid].dset;
     /* A coordinate variable is its own dimension scale, named as itself. */
     GALE_H5(H5DSset_scale(dset, name));
@@ -399,6 +506,13 @@ done:
 int gale_nc4_def_var(gale_nc4_t *f, const char *name, gale_nc4_type_t type, int ndims,
                      const int *dimids, const void *fill, int *varid)
 {
+    return gale_nc4_def_var_ex(f, name, type, ndims, dimids, fill, NULL, varid);
+}
+
+int gale_nc4_def_var_ex(gale_nc4_t *f, const char *name, gale_nc4_type_t type, int ndims,
+                        const int *dimids, const void *fill, const gale_nc4_varopt_t *opt,
+                        int *varid)
+{
     int st = GALE_OK;
     hsize_t shape[H5S_MAX_RANK];
     GALE_ASSERT(ndims >= 0 && ndims <= H5S_MAX_RANK);
@@ -406,7 +520,7 @@ int gale_nc4_def_var(gale_nc4_t *f, const char *name, gale_nc4_type_t type, int 
         GALE_ASSERT(dimids[d] >= 0 && dimids[d] < f->ndims);
         shape[d] = f->dims[dimids[d]].len;
     }
-    GALE_CALL(new_var(f, name, type, ndims, dimids, shape, fill, varid));
+    GALE_CALL(new_var(f, name, type, ndims, dimids, shape, fill, opt, varid));
     /* _FillValue: the dataset's fill property (set above) and an attribute. */
     if (fill)
         GALE_TRY(put_att(f, *varid, "_FillValue", file_type(type), mem_type(type), 1, fill));
@@ -422,30 +536,65 @@ done:
 int gale_nc4_put_var(gale_nc4_t *f, int varid, const void *data)
 {
     int st = GALE_OK;
+    hid_t space = H5I_INVALID_HID;
     GALE_ASSERT(varid >= 0 && varid < f->nvars);
     var_t *v = &f->vars[varid];
-    GALE_H5(H5Dwrite(v->dset, mem_type(v->type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data));
+    GALE_CALL(fault_check(f, v));
+    if (f->par && f->rank != 0) {
+        /* The same values from every rank would be written n times: rank 0
+         * writes them, the others join the collective call with nothing. */
+        GALE_H5(space = H5Dget_space(v->dset));
+        GALE_H5(H5Sselect_none(space));
+        GALE_H5(H5Dwrite(v->dset, mem_type(v->type), space, space, f->dxpl, data));
+    } else {
+        GALE_H5(H5Dwrite(v->dset, mem_type(v->type), H5S_ALL, H5S_ALL, f->dxpl, data));
+    }
 done:
+    GALE_H5_CLOSE(H5Sclose, space);
     return st;
 }
 
 int gale_nc4_put_rows(gale_nc4_t *f, int varid, int64_t start, int64_t count, const void *data)
 {
+    return gale_nc4_put_runs(f, varid, -1, 1, &start, &count, data);
+}
+
+int gale_nc4_put_runs(gale_nc4_t *f, int varid, int64_t rec, int nruns, const int64_t *start,
+                      const int64_t *count, const void *data)
+{
     int st = GALE_OK;
     hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
     GALE_ASSERT(varid >= 0 && varid < f->nvars);
     var_t *v = &f->vars[varid];
-    GALE_ASSERT(v->ndims >= 1 && start >= 0 && count >= 0 &&
-                (hsize_t)(start + count) <= f->dims[v->dimids[0]].len);
-    if (count == 0) return GALE_OK;
-    hsize_t off[H5S_MAX_RANK] = {0}, cnt[H5S_MAX_RANK];
-    off[0] = (hsize_t)start;
-    cnt[0] = (hsize_t)count;
-    for (int d = 1; d < v->ndims; d++) cnt[d] = f->dims[v->dimids[d]].len;
+    const int rd = rec >= 0; /* the dimension the rows run along */
+    GALE_ASSERT(v->ndims > rd && (!rd || (hsize_t)rec < f->dims[v->dimids[0]].len));
+    const hsize_t nrows = f->dims[v->dimids[rd]].len;
+    hsize_t total = 0;
+    for (int r = 0; r < nruns; r++) {
+        GALE_ASSERT(start[r] >= 0 && count[r] >= 0 && (hsize_t)(start[r] + count[r]) <= nrows);
+        total += (hsize_t)count[r];
+    }
+    GALE_CALL(fault_check(f, v));
+    /* A parallel write is collective: a rank with no rows still takes part. */
+    if (total == 0 && !f->par) return GALE_OK;
+    hsize_t off[H5S_MAX_RANK] = {0}, cnt[H5S_MAX_RANK], mdims[H5S_MAX_RANK];
+    cnt[0] = 1;
+    off[0] = rd ? (hsize_t)rec : 0;
+    for (int d = rd + 1; d < v->ndims; d++) cnt[d] = f->dims[v->dimids[d]].len;
     GALE_H5(fspace = H5Dget_space(v->dset));
-    GALE_H5(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, off, NULL, cnt, NULL));
-    GALE_H5(mspace = H5Screate_simple(v->ndims, cnt, NULL));
-    GALE_H5(H5Dwrite(v->dset, mem_type(v->type), mspace, fspace, H5P_DEFAULT, data));
+    GALE_H5(H5Sselect_none(fspace));
+    for (int r = 0; r < nruns; r++) {
+        if (count[r] == 0) continue;
+        off[rd] = (hsize_t)start[r];
+        cnt[rd] = (hsize_t)count[r];
+        GALE_H5(H5Sselect_hyperslab(fspace, H5S_SELECT_OR, off, NULL, cnt, NULL));
+    }
+    /* The rows lie packed in memory: (total rows) x (the remaining dims). */
+    mdims[0] = total ? total : 1;
+    for (int d = rd + 1; d < v->ndims; d++) mdims[d - rd] = cnt[d];
+    GALE_H5(mspace = H5Screate_simple(v->ndims - rd, mdims, NULL));
+    if (total == 0) GALE_H5(H5Sselect_none(mspace));
+    GALE_H5(H5Dwrite(v->dset, mem_type(v->type), mspace, fspace, f->dxpl, data));
 done:
     GALE_H5_CLOSE(H5Sclose, mspace);
     GALE_H5_CLOSE(H5Sclose, fspace);

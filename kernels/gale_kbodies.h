@@ -215,4 +215,100 @@ GALE_KB_PSUM_DEFINE(gale_kb_psum_f, float)
 #undef GALE_KB
 #undef GALE_KM
 
+/* ------------------------------------------------------------------ */
+/* vector updates, checks, halo packing and sum carries: element- or  */
+/* column-wise bodies shared by both launch layers (the offload layer */
+/* runs them on the device, so none calls a host-only function)       */
+/* ------------------------------------------------------------------ */
+
+/* out[i] = a x[i] + b y[i]; out may alias x or y, hence no restrict */
+static inline void gale_kb_axpby_d(size_t i, double a, const double *x, double b,
+                                   const double *y, double *out)
+{
+    out[i] = a * x[i] + b * y[i];
+}
+static inline void gale_kb_axpby_f(size_t i, float a, const float *x, float b, const float *y,
+                                   float *out)
+{
+    out[i] = a * x[i] + b * y[i];
+}
+static inline void gale_kb_copy_d(size_t i, const double *restrict x, double *restrict out)
+{
+    out[i] = x[i];
+}
+static inline void gale_kb_copy_f(size_t i, const float *restrict x, float *restrict out)
+{
+    out[i] = x[i];
+}
+static inline void gale_kb_to_f(size_t i, const double *restrict x, float *restrict out)
+{
+    out[i] = (float)x[i];
+}
+static inline void gale_kb_to_d(size_t i, const float *restrict x, double *restrict out)
+{
+    out[i] = (double)x[i];
+}
+
+/* max |x| over levels [k0,k1) of one column, NaN ignored; *finite = 0 when
+ * an entry is NaN or Inf */
+static inline double gale_kb_maxabs_col(const double *restrict xc, int k0, int k1,
+                                        int *restrict finite)
+{
+    double mc = 0;
+    int f = 1;
+    for (int k = k0; k < k1; k++) {
+        double a = fabs(xc[k]);
+        f &= isfinite(a);
+        mc = a > mc ? a : mc;
+    }
+    *finite = f;
+    return mc;
+}
+
+/* Halo packing: message slot i (nlev values) <-> column idx[i] of a field
+ * with column stride `stride`; a template over the element type. */
+#define GALE_KB_PACK_DEFINE(SUF, T)                                                        \
+    static inline void gale_kb_pack_##SUF(int i, int nlev, int stride,                     \
+                                          const int *restrict idx, const T *restrict f,    \
+                                          T *restrict buf)                                 \
+    {                                                                                      \
+        const T *c = f + (size_t)idx[i] * stride;                                          \
+        T *b = buf + (size_t)i * nlev;                                                     \
+        GALE_SIMD                                                                          \
+        for (int k = 0; k < nlev; k++) b[k] = c[k];                                        \
+    }                                                                                      \
+    static inline void gale_kb_unpack_##SUF(int i, int nlev, int stride,                   \
+                                            const int *restrict idx, T *restrict f,        \
+                                            const T *restrict buf)                         \
+    {                                                                                      \
+        T *c = f + (size_t)idx[i] * stride;                                                \
+        const T *b = buf + (size_t)i * nlev;                                               \
+        GALE_SIMD                                                                          \
+        for (int k = 0; k < nlev; k++) c[k] = b[k];                                        \
+    }
+GALE_KB_PACK_DEFINE(d, double)
+GALE_KB_PACK_DEFINE(f, float)
+
+/* Carries the fixed-point digits of a reproducible sum into [-2^45, 2^45]
+ * (word 0 takes what is left), so that more of them can be added without
+ * overflowing int64. */
+static inline void gale_kb_rsum_carry(int64_t *w)
+{
+    const int64_t half = (int64_t)1 << 45;
+    for (int j = GALE_RSUM_WORDS - 1; j > 0; j--) {
+        int64_t v = w[j];
+        int64_t c = v >= 0 ? (v + half) >> 46 : -((-v + half) >> 46);
+        w[j] = v - c * ((int64_t)1 << 46);
+        w[j - 1] += c;
+    }
+}
+
+/* The value of carried digits, smallest first (host only). */
+static inline double gale_kb_rsum_value(const int64_t *w)
+{
+    double v = 0;
+    for (int j = GALE_RSUM_WORDS - 1; j >= 0; j--) v += (double)w[j] * ldexp(1.0, 138 - 46 * j);
+    return v;
+}
+
 #endif

@@ -12,6 +12,7 @@
 
 #include "gale_field.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum { GALE_F64 = 0, GALE_F32 = 1 };
@@ -54,15 +55,63 @@ typedef struct {
     void *impl;              /* launch-layer private data (scratch, device copies) */
 } gale_kmesh_t;
 
+/* ---- device and memory (before gale_k_init; the CPU layer accepts and
+ * ignores the options) ---- */
+enum { GALE_MEM_DISCRETE = 0, GALE_MEM_UNIFIED = 1 }; /* [offload] memory, in choice order */
+typedef struct {
+    int memory;     /* GALE_MEM_*: device copies (map/update) or zero-copy host memory */
+    int gpu_aware;  /* [halo] gpu_aware: halo messages in device buffers */
+    int local_rank; /* this rank's index on its node: picks one of several GPUs */
+} gale_kopts_t;
+typedef struct {
+    char desc[160]; /* for the start-up log */
+    int gpu;        /* 1: a GPU, whose memory MPI cannot read unless it is GPU-aware */
+    int vendor;     /* of the GPU: 0 none, 1 NVIDIA (CUDA), 2 AMD (HIP) */
+} gale_kdevice_t;
+/* Not collective. Picks the device and checks the memory mode. On a
+ * problem the user can fix (no device under OMP_TARGET_OFFLOAD=MANDATORY,
+ * unified memory the device cannot use) writes the reason to msg and returns
+ * GALE_ERR_INPUT without printing: the caller agrees on it across ranks
+ * (solver/halo_glue.c, gale_offload_setup). */
+int gale_k_configure(const gale_kopts_t *o, gale_kdevice_t *dev, char *msg, size_t n);
+
 /* ---- life cycle ---- */
 const char *gale_k_name(void);                  /* "cpu" or "offload-<target>" */
 int gale_k_init(gale_kmesh_t *km);              /* after every array above is set */
 void gale_k_finalize(gale_kmesh_t *km);
-/* Fields used by kernels: the offload layer places them on the device. */
+/* Fields used by kernels: the offload layer places them on the device, and
+ * kernels (gale_k_dots and gale_k_maxabs included) read the device copy. */
 int gale_k_field_register(gale_field_t *f);
 void gale_k_field_release(gale_field_t *f);
 int gale_k_field_to_host(gale_field_t *f);      /* make the host copy current */
 int gale_k_field_to_device(gale_field_t *f);    /* after the host wrote it */
+
+/* Bytes moved between host and device by this rank since start-up, by what
+ * moved (all zero in the CPU layer and in unified memory). */
+typedef struct {
+    double field_h2d, field_d2h; /* whole fields: registration, to_device, to_host */
+    double halo_h2d, halo_d2h;   /* host-staged halo messages ([halo] gpu_aware = false) */
+    double small_h2d, small_d2h; /* reduction results and their initial values */
+    double const_h2d;            /* read-only arrays: gale_k_init, dot weights, halo lists */
+} gale_kxfer_t;
+void gale_k_transfers(gale_kxfer_t *x);
+
+/* ---- halo packing for halo/ plans (solver/halo_glue.c installs these as a
+ * plan's packer; the signatures match gale_pack_fn / gale_unpack_fn). attach
+ * receives a plan's flattened index lists and host message buffers (ns and
+ * nr columns of nlev values of elem bytes) and returns the buffers MPI must
+ * use: device buffers with gpu_aware in discrete memory, else the host ones.
+ * The pack/unpack idx argument is the plan's list; the layer uses its own
+ * copy of it. ---- */
+typedef struct gale_khalo gale_khalo_t;
+int gale_k_halo_attach(gale_khalo_t **kh, const int *sidx, int ns, const int *ridx, int nr,
+                       int nlev, int elem, void *sbuf, void *rbuf, void **msg_sbuf,
+                       void **msg_rbuf);
+void gale_k_halo_pack(void *kh, const void *field, int stride, int elem, int nlev,
+                      const int *idx, int n, void *buf);
+void gale_k_halo_unpack(void *kh, void *field, int stride, int elem, int nlev, const int *idx,
+                        int n, const void *buf);
+void gale_k_halo_detach(void *kh);
 
 /* ---- dynamics (double precision) ---- */
 /* out = in - s * G_h p on edges [e0,e1): G_h p = (p[second] - p[first]) / d_e */
@@ -120,6 +169,8 @@ typedef struct {
     const double *wc;    /* per-column weight or NULL */
     const double *wl;    /* per-level weight or NULL */
 } gale_dotpair_t;
+/* x and y are registered fields. Weights must not change during the run:
+ * the offload layer copies one to the device when it first sees it. */
 void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair,
                  const gale_dotpair_t *pairs, int reproducible, gale_rsum_t *acc);
 /* max |x| over columns [c0,c1), levels [k0,k1); NaN propagates as NaN. Also

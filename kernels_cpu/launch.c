@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <math.h>
 #include <omp.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef struct {
@@ -105,13 +106,13 @@ void gale_k_axpby(int prec, int c0, int c1, int stride, double a, const void *x,
         const double *xd = x, *yd = y;
         double *od = out;
 #pragma omp parallel for simd schedule(static)
-        for (size_t i = i0; i < i1; i++) od[i] = a * xd[i] + b * yd[i];
+        for (size_t i = i0; i < i1; i++) gale_kb_axpby_d(i, a, xd, b, yd, od);
     } else {
         const float *xf = x, *yf = y;
         float *of = out;
         const float af = (float)a, bf = (float)b;
 #pragma omp parallel for simd schedule(static)
-        for (size_t i = i0; i < i1; i++) of[i] = af * xf[i] + bf * yf[i];
+        for (size_t i = i0; i < i1; i++) gale_kb_axpby_f(i, af, xf, bf, yf, of);
     }
     TSTOP(KT_VEC);
 }
@@ -137,12 +138,12 @@ void gale_k_convert(int prec_in, const void *x, int prec_out, void *out, int c0,
         const double *xd = x;
         float *of = out;
 #pragma omp parallel for simd schedule(static)
-        for (size_t i = i0; i < i1; i++) of[i] = (float)xd[i];
+        for (size_t i = i0; i < i1; i++) gale_kb_to_f(i, xd, of);
     } else {
         const float *xf = x;
         double *od = out;
 #pragma omp parallel for simd schedule(static)
-        for (size_t i = i0; i < i1; i++) od[i] = (double)xf[i];
+        for (size_t i = i0; i < i1; i++) gale_kb_to_d(i, xf, od);
     }
     TSTOP(KT_VEC);
 }
@@ -205,16 +206,7 @@ void gale_rsum_merge(gale_rsum_t *into, const gale_rsum_t *s)
     into->plain += s->plain;
 }
 
-void gale_rsum_normalise(gale_rsum_t *s)
-{
-    const int64_t half = (int64_t)1 << 45;
-    for (int j = GALE_RSUM_WORDS - 1; j > 0; j--) {
-        int64_t v = s->w[j];
-        int64_t c = v >= 0 ? (v + half) >> 46 : -((-v + half) >> 46);
-        s->w[j] = v - c * ((int64_t)1 << 46);
-        s->w[j - 1] += c;
-    }
-}
+void gale_rsum_normalise(gale_rsum_t *s) { gale_kb_rsum_carry(s->w); }
 
 void gale_rsum_add(gale_rsum_t *s, double x)
 {
@@ -227,9 +219,7 @@ double gale_rsum_value(const gale_rsum_t *s)
 {
     gale_rsum_t t = *s;
     gale_rsum_normalise(&t);
-    double v = 0;
-    for (int j = GALE_RSUM_WORDS - 1; j >= 0; j--) v += (double)t.w[j] * ldexp(1.0, 138 - 46 * j);
-    return v;
+    return gale_kb_rsum_value(t.w);
 }
 
 /* Unweighted sums over whole columns read each column block as one flat
@@ -315,13 +305,8 @@ double gale_k_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x
 #pragma omp parallel for schedule(static) reduction(max : m) reduction(min : bc)
     for (int c = c0; c < c1; c++) {
         const double *xc = x + (size_t)c * stride;
-        double mc = 0;
-        int finite = 1;
-        for (int k = k0; k < k1; k++) {
-            double a = fabs(xc[k]);
-            finite &= isfinite(a);
-            mc = a > mc ? a : mc;
-        }
+        int finite;
+        double mc = gale_kb_maxabs_col(xc, k0, k1, &finite);
         if (mc > m) m = mc;
         if (!finite && c < bc) bc = c;
     }
@@ -339,3 +324,54 @@ double gale_k_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x
     TSTOP(KT_CHECK);
     return m;
 }
+
+/* ---- device, transfers and halo packing: host memory is the only memory ---- */
+
+int gale_k_configure(const gale_kopts_t *o, gale_kdevice_t *dev, char *msg, size_t n)
+{
+    snprintf(dev->desc, sizeof dev->desc, "none (CPU kernels)");
+    dev->gpu = 0;
+    dev->vendor = 0;
+    return GALE_OK;
+}
+
+void gale_k_transfers(gale_kxfer_t *x) { memset(x, 0, sizeof *x); }
+
+int gale_k_halo_attach(gale_khalo_t **kh, const int *sidx, int ns, const int *ridx, int nr,
+                       int nlev, int elem, void *sbuf, void *rbuf, void **msg_sbuf,
+                       void **msg_rbuf)
+{
+    *kh = NULL;
+    *msg_sbuf = sbuf;
+    *msg_rbuf = rbuf;
+    return GALE_OK;
+}
+
+/* Threads only pay off for many columns: halos are a thin layer. */
+#define PACK_PAR(n, nlev) ((long)(n) * (nlev) >= 1 << 15)
+
+void gale_k_halo_pack(void *kh, const void *field, int stride, int elem, int nlev,
+                      const int *idx, int n, void *buf)
+{
+    if (elem == 8) {
+#pragma omp parallel for schedule(static) if (PACK_PAR(n, nlev))
+        for (int i = 0; i < n; i++) gale_kb_pack_d(i, nlev, stride, idx, field, buf);
+    } else {
+#pragma omp parallel for schedule(static) if (PACK_PAR(n, nlev))
+        for (int i = 0; i < n; i++) gale_kb_pack_f(i, nlev, stride, idx, field, buf);
+    }
+}
+
+void gale_k_halo_unpack(void *kh, void *field, int stride, int elem, int nlev, const int *idx,
+                        int n, const void *buf)
+{
+    if (elem == 8) {
+#pragma omp parallel for schedule(static) if (PACK_PAR(n, nlev))
+        for (int i = 0; i < n; i++) gale_kb_unpack_d(i, nlev, stride, idx, field, buf);
+    } else {
+#pragma omp parallel for schedule(static) if (PACK_PAR(n, nlev))
+        for (int i = 0; i < n; i++) gale_kb_unpack_f(i, nlev, stride, idx, field, buf);
+    }
+}
+
+void gale_k_halo_detach(void *kh) {}

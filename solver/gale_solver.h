@@ -49,6 +49,18 @@ typedef struct {
 int gale_helmholtz_setup(gale_kmesh_t *km, gale_helm_t *h);
 void gale_helmholtz_free(gale_helm_t *h);
 
+/* ---- glue between halo/ and the launch layer (halo_glue.c) ---- */
+/* Collective. Before gale_k_init: picks this rank's device, checks the memory
+ * mode ([offload] memory, GALE_MEM_*) and [halo] gpu_aware against the
+ * device and the MPI library (GALE_ERR_INPUT on every rank if one fails) and
+ * logs what it found. */
+int gale_offload_setup(int memory, int gpu_aware, MPI_Comm comm);
+/* gale_halo_create with the launch layer's packing and message buffers
+ * (device packing, GPU-aware or host-staged messages in the offload build).
+ * Collective, like gale_halo_create; gale_halo_destroy frees it all. */
+int gale_halo_create_k(gale_halo_t **h, const gale_local_t *lm, MPI_Comm comm, gale_loc_t loc,
+                       int nlev, int stride, int elem, int depth);
+
 /* ---- Krylov solver ---- */
 typedef struct {
     int method;          /* GALE_KRYLOV_* */

@@ -394,8 +394,8 @@ int gale_solver_create(gale_solver_t **out, const gale_solver_opts_t *o, MPI_Com
                    o->gcr_restart);
     const int elem = s->prec == GALE_F64 ? 8 : 4;
     for (int i = 0; i < MAXX; i++)
-        GALE_CALL(gale_halo_create(&s->halo[i], lm, comm, GALE_LOC_CELL, km->nlev, km->sc, elem,
-                                   s->hdepth));
+        GALE_CALL(gale_halo_create_k(&s->halo[i], lm, comm, GALE_LOC_CELL, km->nlev, km->sc,
+                                     elem, s->hdepth));
     s->nv = nvectors(o);
     for (int i = 0; i < s->nv; i++) {
         char name[24];

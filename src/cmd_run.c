@@ -11,6 +11,7 @@
 #include "gale_io.h"
 #include "gale_model.h"
 #include "gale_report.h"
+#include "gale_restart.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 typedef struct {
     const char *config;
     const char *report;
+    const char *restart;
     int noverrides;
     char **overrides;
 } run_args_t;
@@ -28,11 +30,14 @@ typedef struct {
 static void run_usage(FILE *out)
 {
     fputs("usage: gale run [CONFIG.ini|CONFIG.nml] [--section.key=value ...] [--report FILE.json]\n"
+          "                [--restart CHECKPOINT]\n"
           "\n"
           "Runs the model; start it with mpiexec -n P for P ranks, OMP_NUM_THREADS for threads.\n"
           "CONFIG is an INI file (configs/default.ini) or an LFRic gravity_wave namelist.\n"
           "Overrides take precedence over the file, which takes precedence over the defaults;\n"
-          "`gale help config` lists every key. --report writes the JSON run report.\n",
+          "`gale help config` lists every key. --report writes the JSON run report.\n"
+          "--restart continues from a checkpoint ([checkpoint] period, dir write them) up to\n"
+          "[timestepping] steps, a total counted from step 0 (docs/checkpoint.md).\n",
           out);
 }
 
@@ -52,12 +57,20 @@ static int parse_args(int argc, char **argv, run_args_t *a, char **ov)
             a->report = argv[++i];
         } else if (strncmp(s, "--report=", 9) == 0) {
             a->report = s + 9;
+        } else if (strcmp(s, "--restart") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "gale: error: --restart needs a checkpoint file name\n");
+                return 2;
+            }
+            a->restart = argv[++i];
+        } else if (strncmp(s, "--restart=", 10) == 0) {
+            a->restart = s + 10;
         } else if (strncmp(s, "--", 2) == 0 && strchr(s, '.') && strchr(s, '=')) {
             ov[a->noverrides++] = argv[i];
         } else if (s[0] == '-') {
             fprintf(stderr,
                     "gale: error: run: unknown option '%s' (expected --section.key=value, "
-                    "--report FILE or --help)\n", s);
+                    "--report FILE, --restart FILE or --help)\n", s);
             return 2;
         } else if (!a->config) {
             a->config = s;
@@ -120,7 +133,7 @@ static void print_header(const gale_model_t *m)
 
 static int write_report(const char *path, gale_model_t *m, const gale_timing_t *tm, double wall,
                         const double sums[4], double omega, double omega0, long long halo_bytes,
-                        long long halo_msgs)
+                        long long halo_msgs, const double xf[8])
 {
     char tmp[4096], mpi[MPI_MAX_LIBRARY_VERSION_STRING + 32], h5[64], hex[17];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -208,9 +221,12 @@ static int write_report(const char *path, gale_model_t *m, const gale_timing_t *
         gale_json_end(&j, '}');
     }
     gale_json_end(&j, '}');
-    gale_json_obj(&j, "transfers");
-    gale_json_num(&j, "h2d_bytes_per_step", 0);
-    gale_json_num(&j, "d2h_bytes_per_step", 0);
+    gale_json_obj(&j, "transfers"); /* host<->device bytes per step, all ranks */
+    static const char *const xn[8] = {"h2d_bytes_per_step", "d2h_bytes_per_step",
+                                      "field_h2d_bytes_per_step", "field_d2h_bytes_per_step",
+                                      "halo_h2d_bytes_per_step", "halo_d2h_bytes_per_step",
+                                      "reduction_h2d_bytes_per_step", "reduction_d2h_bytes_per_step"};
+    for (int i = 0; i < 8; i++) gale_json_num(&j, xn[i], xf[i]);
     gale_json_end(&j, '}');
     if (c->initial.kase == GALE_CASE_NORMAL_MODE) {
         gale_json_obj(&j, "normal_mode");
@@ -242,12 +258,17 @@ static int run(const run_args_t *a, MPI_Comm comm, int rank)
     gale_model_t m;
     GALE_CALL(gale_model_setup(&m, &cfg, comm));
     print_header(&m);
+    GALE_CALL(gale_restart_setup(&m, a->restart));
     const int steps = cfg.timestepping.steps, every = cfg.logging.progress_every;
     gale_timer_reset();
+    gale_kxfer_t x0, x1;
+    gale_k_transfers(&x0);
+    const int step0 = m.step;
     GALE_MPI(MPI_Barrier(comm));
     const double t0 = gale_wtime();
-    for (int s = 0; s < steps; s++) {
+    for (int s = m.step; s < steps; s++) {
         GALE_CALL(gale_model_step(&m));
+        GALE_CALL(gale_restart_checkpoint(&m));
         if (every > 0 && (m.step % every == 0 || m.step == steps)) {
             const gale_solver_stats_t *st = gale_solver_stats(m.solver);
             double el = gale_wtime() - t0;
@@ -261,6 +282,19 @@ static int run(const run_args_t *a, MPI_Comm comm, int rank)
         }
     }
     const double wall = gale_wtime() - t0;
+    /* host<->device bytes per step of this run, summed over ranks: total
+     * h2d, d2h, then fields, halo staging and reductions (h2d, d2h) */
+    gale_k_transfers(&x1);
+    const double nrun = m.step > step0 ? m.step - step0 : 1;
+    double xf[8] = {x1.field_h2d + x1.halo_h2d + x1.small_h2d + x1.const_h2d -
+                        (x0.field_h2d + x0.halo_h2d + x0.small_h2d + x0.const_h2d),
+                    x1.field_d2h + x1.halo_d2h + x1.small_d2h -
+                        (x0.field_d2h + x0.halo_d2h + x0.small_d2h),
+                    x1.field_h2d - x0.field_h2d, x1.field_d2h - x0.field_d2h,
+                    x1.halo_h2d - x0.halo_h2d,   x1.halo_d2h - x0.halo_d2h,
+                    x1.small_h2d - x0.small_h2d, x1.small_d2h - x0.small_d2h};
+    for (int i = 0; i < 8; i++) xf[i] /= nrun;
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, xf, 8, MPI_DOUBLE, MPI_SUM, comm));
     double sums[4];
     GALE_CALL(gale_model_checksums(&m, sums));
     gale_timing_t tm;
@@ -291,6 +325,10 @@ static int run(const run_args_t *a, MPI_Comm comm, int rank)
                st->global_sums, st->last_bnorm > 0 ? st->last_rnorm / st->last_bnorm : 0,
                st->converged ? "converged" : "NOT CONVERGED");
         printf("halo: %lld bytes and %lld messages per exchange of p (all ranks)\n", hb, hm);
+        if (strcmp(gale_k_name(), "cpu") != 0)
+            printf("transfers per step (all ranks): host->device %.0f B, device->host %.0f B "
+                   "(fields %.0f / %.0f, halo staging %.0f / %.0f, reductions %.0f / %.0f)\n",
+                   xf[0], xf[1], xf[2], xf[3], xf[4], xf[5], xf[6], xf[7]);
         if (cfg.initial.kase == GALE_CASE_NORMAL_MODE)
             printf("normal mode: omega measured %.8e, analytic %.8e, relative error %+.4e\n", omega,
                    omega0, omega > 0 ? (omega - omega0) / omega0 : 0);
@@ -305,7 +343,7 @@ static int run(const run_args_t *a, MPI_Comm comm, int rank)
     }
     int status = GALE_OK;
     if (rank == 0 && a->report) {
-        status = write_report(a->report, &m, &tm, wall, sums, omega, omega0, hb, hm);
+        status = write_report(a->report, &m, &tm, wall, sums, omega, omega0, hb, hm, xf);
         if (status == GALE_OK) gale_log(GALE_LOG_INFO, "report: %s", a->report);
     }
     gale_model_free(&m);

@@ -95,6 +95,10 @@ const gale_key_t gale_keys[] = {
     {"halo", "gpu_aware", GALE_KT_BOOL, OFF(halo.gpu_aware), "false", 0, 0, NULL,
      "offload builds: hand device buffers to MPI"},
 
+    {"offload", "memory", GALE_KT_ENUM, OFF(offload.memory), "discrete", 0, 0, "discrete|unified",
+     "offload builds: discrete device copies (map/update), or unified zero-copy host memory "
+     "(APUs such as MI300A, Grace Hopper)"},
+
     {"io", "dir", GALE_KT_STRING, OFF(io.dir), "output", 0, 0, NULL,
      "directory for output files (created if missing)"},
     {"io", "mode", GALE_KT_ENUM, OFF(io.mode), "shared", 0, 0, "shared|per_rank|aggregated",

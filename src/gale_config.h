@@ -59,6 +59,7 @@ typedef struct {
     } solver;
     struct { int method; } partitioning;
     struct { int depth, redundant_computation, overlap, gpu_aware; } halo;
+    struct { int memory; } offload;
     struct {
         char dir[GALE_STR];
         int mode, aggregators, synchronous, buffers;

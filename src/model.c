@@ -276,6 +276,7 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
     GALE_MPI(MPI_Comm_size(comm, &m->nranks));
     m->nthreads = omp_get_max_threads();
     GALE_CALL(warn_oversubscribed(m));
+    GALE_CALL(gale_offload_setup(cfg->offload.memory, cfg->halo.gpu_aware, comm));
     GALE_CALL(gale_cs_init(&m->cs, cfg->mesh.n, cfg->planet.radius / cfg->planet.scaling));
     if (m->nranks > m->cs.ncells)
         GALE_ERROR(GALE_ERR_INPUT, "%d ranks for mesh C%d: at most %lld (one column each)",
@@ -296,8 +297,8 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
     GALE_CALL(field(m, &m->fw, "fw", GALE_LOC_IFACE));
     GALE_CALL(field(m, &m->rhs, "rhs", GALE_LOC_CELL));
     GALE_CALL(field(m, &m->pn, "pn", GALE_LOC_CELL));
-    GALE_CALL(gale_halo_create(&m->halo_p, &m->lm, comm, GALE_LOC_CELL, m->km.nlev, m->km.sc, 8,
-                               m->hdepth));
+    GALE_CALL(gale_halo_create_k(&m->halo_p, &m->lm, comm, GALE_LOC_CELL, m->km.nlev, m->km.sc,
+                                 8, m->hdepth));
     gale_gsum_init(&m->gsum, comm, cfg->solver.reproducible_sums);
     gale_gsum_init(&m->gsum_diag, comm, 1);
     gale_solver_opts_t so = {
@@ -350,7 +351,7 @@ static int check_state(gale_model_t *m)
     for (int i = 0; i < 4; i++) {
         int ncol = f[i]->loc == GALE_LOC_EDGE ? lm->nedge_owned : lm->ncell[0];
         int bc, bl;
-        GALE_CALL(gale_k_field_to_host((gale_field_t *)f[i]));
+        /* on the device copy: no field moves to the host */
         mx4[i] = gale_k_maxabs(0, ncol, f[i]->stride, 0, f[i]->nlev, gale_fd(f[i]), &bc, &bl);
         gale_gid_t g = bc < 0 ? -1 : f[i]->loc == GALE_LOC_EDGE ? lm->edge_gid[bc] : lm->cell_gid[bc];
         key[i] = bc < 0 ? INT64_MAX : g * (nl + 1) + bl;

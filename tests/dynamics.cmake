@@ -1,1 +1,107 @@
-# dynamics tests
+# The gravity-wave core (issue 3): each test asserts a number from a run.
+set(GALE_CASE ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/gale_case.py --gale ${GALE_EXE})
+set(DEFAULT_INI ${PROJECT_SOURCE_DIR}/configs/default.ini)
+set(QUIET --logging.progress_every=0)
+
+function(gale_case name labels)
+  add_test(NAME ${name} COMMAND ${GALE_CASE} ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS "${labels}" TIMEOUT 400)
+endfunction()
+
+# `make run`'s case: summary printed, the report has every contract key
+gale_case(run_default "regression;mpi" run --np 2
+  --stdout "== summary ==" --stdout "checksums \\(bits of sum\\(x\\*x\\)\\)" --stdout "figure of merit"
+  --check "all(k in r for k in ['gale_version','build','config','ranks','threads','steps','wall_s','time_per_step_s','fom','checksums','energy','solver','timers','transfers'])"
+  --check "all(k in r['build'] for k in ['compiler','flags','isa','offload','mpi','hdf5'])"
+  --check "all(k in r['solver'] for k in ['method','preconditioner','iterations_total','iterations_mean','global_sums','converged','final_residual'])"
+  --check "all(set(t) >= {'min_s','mean_s','max_s','count'} for t in r['timers'].values())"
+  --check "r['config']['resolved']['mesh']['name'] == 'C24' and r['ranks'] == 2 and r['steps'] == 36"
+  --check "all(len(v) == 16 for v in r['checksums'].values())"
+  --check "r['solver']['converged'] and r['wall_s'] < 60"
+  -- ${DEFAULT_INI})
+
+# energy: Crank-Nicolson conserves it to the solver tolerance ...
+gale_case(energy_crank_nicolson "regression;mpi" run --np 2
+  --check "abs(r['energy']['rel_change']) < 1e-9"
+  -- ${DEFAULT_INI} --timestepping.steps=360 --solver.tolerance=1e-12 ${QUIET})
+# ... and off-centring only ever removes it
+gale_case(energy_offcentred "regression;mpi" run --np 2
+  --check "r['energy']['max_step_increase'] <= 0" --check "r['energy']['rel_change'] < 0"
+  -- ${DEFAULT_INI} --timestepping.alpha=0.6 --timestepping.steps=360 --solver.tolerance=1e-12 ${QUIET})
+
+gale_case(balanced_state "regression;mpi" run --np 2
+  --check "r['max_u_over_run'] < 1e-12" --check "r['max_w_over_run'] < 1e-12"
+  -- ${DEFAULT_INI} --initial.case=balanced --timestepping.steps=100 ${QUIET})
+
+# the vertical mode: omega^2 = c^2 m^2 + N^2 within 1% at 10 levels, and the
+# error of a second-order scheme falls 4x when the level count doubles; dt is
+# small enough that Crank-Nicolson's phase error (~(omega dt)^2/12 = 1e-5)
+# does not blur the ratio
+gale_case(normal_mode_vertical regression mode --levels 10 20 --tol 0.01 --ratio 3.5 4.5
+  -- --mesh.name=C2 --initial.case=normal_mode --initial.mode=vertical
+     --timestepping.dt=0.1 --timestepping.steps=1800 ${QUIET})
+
+# bit-identical checksums for any ranks, threads and halo strategy (C12 keeps
+# the oversubscribed 6-rank runs short on a 2-core machine)
+gale_case(checksums_reproducible "regression;mpi" same
+  --variant "np=1" --variant "np=2" --variant "np=3" --variant "np=4" --variant "np=6"
+  --variant "np=1 threads=2" --variant "np=2 threads=2"
+  --variant "np=2 --halo.overlap=false"
+  --variant "np=3 --halo.redundant_computation=true --halo.depth=2"
+  --variant "np=4 --halo.redundant_computation=true --halo.depth=3 --halo.overlap=false"
+  --variant "np=6 --partitioning.method=panel --halo.redundant_computation=true --halo.depth=2"
+  -- ${DEFAULT_INI} --mesh.name=C12 --timestepping.steps=12 ${QUIET})
+
+# every Krylov method converges on the default case; cg needs two global
+# sums per iteration, pipelined cg one
+foreach(m cg pipelined_cg bicgstab gcr)
+  gale_case(solver_${m} "regression;mpi" run --np 2 --check "r['solver']['converged']"
+    --check "r['solver']['method'] == '${m}'"
+    -- ${DEFAULT_INI} --solver.method=${m} --timestepping.steps=12 ${QUIET})
+endforeach()
+gale_case(solver_sums_per_iteration "regression;mpi" run --np 2
+  --check "r['solver']['global_sums'] <= 1.1 * r['solver']['iterations_total'] + 3 * r['solver']['solves']"
+  -- ${DEFAULT_INI} --solver.method=pipelined_cg --timestepping.steps=12 ${QUIET})
+gale_case(solver_single_precision "regression;mpi" run --np 2
+  --check "r['solver']['converged'] and r['solver']['precision'] == 'single'"
+  --check "abs(r['energy']['rel_change']) < 1e-4"
+  -- ${DEFAULT_INI} --solver.precision=single --solver.tolerance=1e-5 --timestepping.steps=12 ${QUIET})
+
+# the tridiagonal preconditioner: iterations independent of the level count
+# (within 20%), several times fewer than diagonal once the column is resolved
+gale_case(preconditioner_levels regression precond --levels 10 40 120 --spread 0.2
+  --compare-at 40 120 --factor 3
+  -- ${DEFAULT_INI} --timestepping.steps=3 --solver.max_iterations=5000 ${QUIET})
+
+# LFRic users' namelist runs as it is
+gale_case(run_lfric_namelist "regression" run
+  --check "r['config']['resolved']['mesh']['name'] == 'C16' and r['steps'] == 36"
+  -- ${PROJECT_SOURCE_DIR}/configs/lfric_gravity_wave.nml ${QUIET})
+
+# faults: a solve that does not converge stops every rank with its history ...
+gale_case(fault_not_converged "bad-input;mpi" run --np 2 --rc 6
+  --stderr "did not converge in 3 iterations" --stderr "residual history"
+  --count-stderr "^gale: error" 1
+  -- ${DEFAULT_INI} --solver.max_iterations=3)
+# ... unless the user asked to carry on
+gale_case(fault_not_converged_continue "regression;mpi" run --np 2
+  --stderr "warning: cg did not converge" --check "not r['solver']['converged']"
+  -- ${DEFAULT_INI} --solver.max_iterations=3 --solver.fail_on_non_converged=false ${QUIET})
+# bad input: one message, the same non-zero status on every rank, no hang
+gale_case(bad_key "bad-input;mpi" run --np 3 --rc 2 --stderr "tolerence: unknown key; did you mean 'tolerance'"
+  --count-stderr "^gale: error" 1 -- ${DEFAULT_INI} --solver.tolerence=1e-8)
+gale_case(bad_config_file "bad-input;mpi" run --np 2 --rc 2 --stderr "cannot open configuration file '/nonexistent.ini'"
+  --count-stderr "^gale: error" 1 -- /nonexistent.ini)
+gale_case(bad_option "bad-input" run --rc 2 --stderr "unknown option '--bogus'" -- --bogus)
+gale_case(bad_report_path "bad-input;mpi" run --np 2 --rc 2 --stderr "cannot write the report '/nonexistent/r.json'"
+  -- ${DEFAULT_INI} --report /nonexistent/r.json)
+gale_case(bad_ranks "bad-input;mpi" run --np 7 --rc 2 --stderr "panel"
+  -- ${DEFAULT_INI} --mesh.name=C2 --partitioning.method=panel)
+
+# a NaN in a prognostic names the field, cell and level
+add_executable(test_model_nan test_model_nan.c)
+target_link_libraries(test_model_nan PRIVATE gale_app)
+gale_mpi_test(fault_nan 2 $<TARGET_FILE:test_model_nan>)
+set_tests_properties(fault_nan PROPERTIES LABELS "bad-input;mpi"
+  PASS_REGULAR_EXPRESSION "w is not finite at cell 100 \\(panel 2, i 4, j 4\\), level 3"
+  FAIL_REGULAR_EXPRESSION "FAIL")

@@ -1,0 +1,755 @@
+/* OpenMP-offload launch layer: the same column bodies as kernels_cpu/, run
+ * by `target teams distribute parallel for` with one device thread per
+ * column (or per batch of GALE_LANES columns for the tridiagonal solve);
+ * levels stay inside the body. docs/offload.md describes the whole design.
+ *
+ * Residency. gale_k_init copies every read-only array of the kmesh to the
+ * device once, gale_k_field_register places each field there, and from then
+ * on kernels read and write device copies only. What moves afterwards is
+ * counted (gale_k_transfers): halo messages staged through the host,
+ * reduction results, and the explicit gale_k_field_to_host/_to_device.
+ *
+ * Pointers. The interface passes host addresses. Each launch turns them into
+ * the addresses the kernel uses (dptr) and hands those over with
+ * is_device_ptr: in discrete memory the device copy (omp_get_mapped_ptr), in
+ * unified memory the host address itself (zero-copy: nothing is mapped). So
+ * one binary serves both modes, chosen at run time; `requires
+ * unified_shared_memory` would fix the mode at compile time, and under it
+ * clang 19 returns NULL from omp_get_mapped_ptr. */
+#include "gale_base.h"
+
+#include <omp.h>
+
+/* GPU device passes: an `omp simd` there only yields "loop not vectorized"
+ * warnings (DESIGN.md section 8). The x86_64 host-offload image keeps it. */
+#if defined(__NVPTX__) || defined(__AMDGPU__)
+#define GALE_SIMD
+#else
+#define GALE_SIMD _Pragma("omp simd")
+#endif
+#include "gale_kbodies.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#if GALE_OFFLOAD_NVPTX
+#include <dlfcn.h>
+#endif
+
+#ifndef GALE_OFFLOAD_TARGET
+#define GALE_OFFLOAD_TARGET "host"
+#endif
+
+enum { KIND_INITIAL = 0, KIND_HOST = 1, KIND_NVPTX = 2, KIND_AMDGCN = 3 };
+static const char *const kind_names[] = {"initial device (the host CPU, nothing offloaded)",
+                                         "x86_64 host-offload plugin", "NVIDIA GPU", "AMD GPU"};
+
+static struct {
+    int configured;
+    int dev, host;   /* OpenMP device numbers: the kernels' and the host's */
+    int kind;        /* KIND_* of dev */
+    int unified;     /* kernels get host addresses; nothing is mapped */
+    int gpu_aware;   /* halo messages stay in device buffers */
+    gale_kxfer_t x;
+} g;
+
+/* Read-only host arrays mapped to the device (kmesh, dot weights): unmapped
+ * at gale_k_finalize, before their owners free them. */
+#define MAXMAP 64
+static struct {
+    const void *p;
+    size_t bytes;
+} maps[MAXMAP];
+static int nmaps;
+
+typedef struct {
+    gale_kmesh_t *kd; /* the kmesh with kernel addresses: on the device, or a host copy */
+    void *scratch;    /* tridiagonal batches: [batch][nlev][GALE_LANES] doubles */
+} off_impl_t;
+#define KD(km) (((const off_impl_t *)(km)->impl)->kd)
+
+/* kernel timers, sub-timers of "compute", as in kernels_cpu/ */
+enum { KT_GRAD, KT_COLEXP, KT_BACKSUB, KT_RHS, KT_HELM, KT_PC, KT_VEC, KT_DOT, KT_CHECK, KT_N };
+static int kt[KT_N];
+static const char *const kt_names[KT_N] = {"grad_h", "col_explicit", "col_backsub", "rhs",
+                                           "helmholtz", "precond", "vector", "dots", "checks"};
+#define TSTART double t0_ = gale_wtime()
+#define TSTOP(id) gale_timer_add(kt[id], gale_wtime() - t0_)
+
+const char *gale_k_name(void) { return "offload-" GALE_OFFLOAD_TARGET; }
+
+/* A broken invariant inside a void launch function: a bug in gale. */
+__attribute__((noreturn)) static void fatal(const char *what, const void *p)
+{
+    gale_error_raise(GALE_ERR_INTERNAL, __FILE__, __LINE__, "offload", "%s (host address %p)",
+                     what, p);
+    abort();
+}
+
+/* The address a kernel uses for host array p (see the top of the file). */
+static void *dptr(const void *p)
+{
+    if (!p || g.unified) return (void *)p;
+    void *d = omp_get_mapped_ptr(p, g.dev);
+    if (!d) fatal("an array passed to a kernel is not on the device (a field not registered?)", p);
+    return d;
+}
+
+static void map_to(const void *p, size_t bytes)
+{
+    if (!p || !bytes || g.unified) return;
+    if (nmaps == MAXMAP) fatal("too many read-only arrays mapped", p);
+    const char *c = p;
+#pragma omp target enter data map(to : c[0 : bytes]) device(g.dev)
+    maps[nmaps].p = p;
+    maps[nmaps++].bytes = bytes;
+    g.x.const_h2d += (double)bytes;
+}
+
+/* A dot weight of n doubles: copied when first seen (it must not change). */
+static const double *dweight(const double *w, size_t n)
+{
+    if (!w || g.unified || !n) return w;
+    if (!omp_target_is_present(w, g.dev)) map_to(w, n * sizeof *w);
+    else if (!omp_target_is_present(w + n - 1, g.dev))
+        fatal("a dot weight is longer than its device copy", w);
+    return dptr(w);
+}
+
+/* ---- device choice ---- */
+
+static int device_kind(int d)
+{
+    int k = KIND_INITIAL, init = 1;
+#pragma omp target device(d) map(from : k, init)
+    {
+        init = omp_is_initial_device();
+#if defined(__NVPTX__)
+        k = KIND_NVPTX;
+#elif defined(__AMDGPU__)
+        k = KIND_AMDGCN;
+#else
+        k = KIND_HOST;
+#endif
+    }
+    return init ? KIND_INITIAL : k;
+}
+
+#if GALE_OFFLOAD_NVPTX
+/* The CUDA driver, opened at run time (no CUDA headers or libraries at build
+ * time): the GPU's name, and whether it can read pageable host memory (HMM or
+ * a coherent Grace Hopper link), which unified memory needs. */
+static int cuda_query(int ordinal, char *name, size_t n, int *pageable)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return -1;
+    int (*init)(unsigned) = (int (*)(unsigned))dlsym(lib, "cuInit");
+    int (*get)(int *, int) = (int (*)(int *, int))dlsym(lib, "cuDeviceGet");
+    int (*nm)(char *, int, int) = (int (*)(char *, int, int))dlsym(lib, "cuDeviceGetName");
+    int (*attr)(int *, int, int) = (int (*)(int *, int, int))dlsym(lib, "cuDeviceGetAttribute");
+    int dev = 0, st = -1;
+    if (init && get && nm && attr && init(0) == 0 && get(&dev, ordinal) == 0 &&
+        nm(name, (int)n, dev) == 0 &&
+        attr(pageable, 88 /* CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS */, dev) == 0)
+        st = 0;
+    dlclose(lib);
+    return st;
+}
+#endif
+
+int gale_k_configure(const gale_kopts_t *o, gale_kdevice_t *dv, char *msg, size_t n)
+{
+    memset(dv, 0, sizeof *dv);
+    g.host = omp_get_initial_device();
+    g.gpu_aware = o->gpu_aware;
+    const int want = strcmp(GALE_OFFLOAD_TARGET, "nvptx") == 0    ? KIND_NVPTX
+                     : strcmp(GALE_OFFLOAD_TARGET, "amdgcn") == 0 ? KIND_AMDGCN
+                                                                  : KIND_HOST;
+    const char *pol = getenv("OMP_TARGET_OFFLOAD");
+    const int mandatory = pol && strcasecmp(pol, "mandatory") == 0;
+    /* every device, by what it is; take this build's kind, else the host
+     * plugin (how an nvptx build is tested without a GPU), one per rank on
+     * the node */
+    const int nd = omp_get_num_devices();
+    int cand[2][64], nc[2] = {0, 0};
+    for (int d = 0; d < nd && d < 64; d++) {
+        int k = device_kind(d);
+        if (k == want) cand[0][nc[0]++] = d;
+        else if (k == KIND_HOST) cand[1][nc[1]++] = d;
+    }
+    const int pick = nc[0] ? 0 : 1, ord = nc[pick] ? o->local_rank % nc[pick] : 0;
+    if (!nc[pick]) {
+        if (mandatory) {
+            snprintf(msg, n,
+                     "OMP_TARGET_OFFLOAD=MANDATORY but no offload device (omp_get_num_devices() = "
+                     "%d, none runs this build's %s code): check the GPU driver, or run without "
+                     "MANDATORY to let the kernels run on the host",
+                     nd, GALE_OFFLOAD_TARGET);
+            return GALE_ERR_INPUT;
+        }
+        g.dev = g.host;
+        g.kind = KIND_INITIAL;
+    } else {
+        g.dev = cand[pick][ord];
+        g.kind = pick == 0 ? want : KIND_HOST;
+    }
+    dv->gpu = g.kind == KIND_NVPTX || g.kind == KIND_AMDGCN;
+    dv->vendor = g.kind == KIND_NVPTX ? 1 : g.kind == KIND_AMDGCN ? 2 : 0;
+    char name[96] = "";
+    int pageable = 0;
+#if GALE_OFFLOAD_NVPTX
+    if (g.kind == KIND_NVPTX && cuda_query(ord, name, sizeof name, &pageable) != 0)
+        snprintf(name, sizeof name, "(CUDA driver query failed)");
+#endif
+    snprintf(dv->desc, sizeof dv->desc, "device %d of %d: %s%s%s%s", g.dev, nd,
+             kind_names[g.kind], name[0] ? " " : "", name,
+             g.kind != want && g.kind != KIND_INITIAL ? " (no device of this build's kind found)"
+                                                       : "");
+    /* Unified memory: kernels dereference host addresses. The host plugin
+     * and the initial device share the host's address space; a GPU must be
+     * able to read pageable host memory. */
+    g.unified = o->memory == GALE_MEM_UNIFIED || g.kind == KIND_INITIAL;
+    if (o->memory == GALE_MEM_UNIFIED && g.kind == KIND_NVPTX && !pageable) {
+        snprintf(msg, n,
+                 "[offload] memory = unified: GPU %s cannot access pageable host memory "
+                 "(CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 0; needs HMM or Grace Hopper); "
+                 "use memory = discrete", name);
+        return GALE_ERR_INPUT;
+    }
+    if (o->memory == GALE_MEM_UNIFIED && g.kind == KIND_AMDGCN) {
+        const char *x = getenv("HSA_XNACK");
+        if (!x || strcmp(x, "1") != 0) {
+            snprintf(msg, n,
+                     "[offload] memory = unified on an AMD GPU needs HSA_XNACK=1 in the "
+                     "environment (MI300A, or MI200 with XNACK enabled); use memory = discrete");
+            return GALE_ERR_INPUT;
+        }
+    }
+    if (g.kind == KIND_INITIAL)
+        gale_log_all(GALE_LOG_WARN, "no offload device: the kernels run on the host CPU");
+    g.configured = 1;
+    return GALE_OK;
+}
+
+/* ---- life cycle ---- */
+
+int gale_k_init(gale_kmesh_t *km)
+{
+    if (!g.configured) { /* a caller that did not configure: the defaults */
+        gale_kopts_t o = {GALE_MEM_DISCRETE, 0, 0};
+        gale_kdevice_t dv;
+        char msg[512];
+        if (gale_k_configure(&o, &dv, msg, sizeof msg) != GALE_OK)
+            GALE_ERROR(GALE_ERR_INPUT, "%s", msg);
+    }
+    for (int i = 0; i < KT_N; i++) kt[i] = gale_timer_register(kt_names[i], GALE_T_COMPUTE);
+    off_impl_t *im = NULL;
+    GALE_ALLOC(im, 1);
+    const size_t nl = km->nlev, sc = km->sc, nc = km->ncell, ne = km->nedge,
+                 na = km->ncell_alloc, D = sizeof(double), F = sizeof(float), I = sizeof(int);
+    const struct {
+        const void *p;
+        size_t bytes;
+    } a[] = {{km->cell_nbr, 4 * nc * I},  {km->cell_edge, 4 * nc * I},  {km->cell_sign, 4 * nc * D},
+             {km->edge_cell, 2 * ne * I}, {km->area, nc * D},           {km->elen, ne * D},
+             {km->erdist, ne * D},        {km->dz, nl * D},             {km->rdzi, (nl + 1) * D},
+             {km->h_ad, na * D},          {km->h_av, na * D},           {km->h_hs, 4 * na * D},
+             {km->h_ad_f, na * F},        {km->h_av_f, na * F},         {km->h_hs_f, 4 * na * F},
+             {km->dz_f, nl * F},          {km->rdzi_f, (nl + 1) * F},   {km->tri_m, na * nl * D},
+             {km->tri_c, na * nl * D},    {km->tri_m_f, na * nl * F},   {km->tri_c_f, na * nl * F},
+             {km->diag_inv, na * sc * D}, {km->diag_inv_f, na * sc * F}};
+    for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) map_to(a[i].p, a[i].bytes);
+    gale_kmesh_t t = *km;
+    t.impl = NULL;
+    t.cell_nbr = dptr(km->cell_nbr), t.cell_edge = dptr(km->cell_edge);
+    t.cell_sign = dptr(km->cell_sign), t.edge_cell = dptr(km->edge_cell);
+    t.area = dptr(km->area), t.elen = dptr(km->elen), t.erdist = dptr(km->erdist);
+    t.dz = dptr(km->dz), t.rdzi = dptr(km->rdzi);
+    t.h_ad = dptr(km->h_ad), t.h_av = dptr(km->h_av), t.h_hs = dptr(km->h_hs);
+    t.h_ad_f = dptr(km->h_ad_f), t.h_av_f = dptr(km->h_av_f), t.h_hs_f = dptr(km->h_hs_f);
+    t.dz_f = dptr(km->dz_f), t.rdzi_f = dptr(km->rdzi_f);
+    t.tri_m = dptr(km->tri_m), t.tri_c = dptr(km->tri_c);
+    t.tri_m_f = dptr(km->tri_m_f), t.tri_c_f = dptr(km->tri_c_f);
+    t.diag_inv = dptr(km->diag_inv), t.diag_inv_f = dptr(km->diag_inv_f);
+    const size_t sbytes = na * nl * D;
+    if (g.unified) {
+        GALE_ALLOC(im->kd, 1);
+        *im->kd = t;
+        char *s = NULL;
+        GALE_ALLOC(s, sbytes);
+        im->scratch = s;
+    } else {
+        im->kd = omp_target_alloc(sizeof t, g.dev);
+        im->scratch = omp_target_alloc(sbytes ? sbytes : 1, g.dev);
+        if (!im->kd || !im->scratch)
+            GALE_ERROR(GALE_ERR_MEM, "cannot allocate %zu bytes on device %d", sbytes, g.dev);
+        if (omp_target_memcpy(im->kd, &t, sizeof t, 0, 0, g.dev, g.host))
+            GALE_ERROR(GALE_ERR_INTERNAL, "copying the kmesh to device %d failed", g.dev);
+        g.x.const_h2d += sizeof t;
+    }
+    km->impl = im;
+    return GALE_OK;
+}
+
+void gale_k_finalize(gale_kmesh_t *km)
+{
+    off_impl_t *im = km->impl;
+    if (!im) return;
+    if (g.unified) {
+        gale_free(im->kd);
+        gale_free(im->scratch);
+    } else {
+        omp_target_free(im->kd, g.dev);
+        omp_target_free(im->scratch, g.dev);
+    }
+    for (int i = 0; i < nmaps; i++) {
+        const char *c = maps[i].p;
+        size_t b = maps[i].bytes;
+#pragma omp target exit data map(delete : c[0 : b]) device(g.dev)
+    }
+    nmaps = 0;
+    gale_free(im);
+    km->impl = NULL;
+}
+
+static size_t field_bytes(const gale_field_t *f) { return (size_t)f->n * f->stride * f->elem; }
+
+int gale_k_field_register(gale_field_t *f)
+{
+    if (g.unified) return GALE_OK;
+    char *d = f->data;
+    size_t b = field_bytes(f);
+#pragma omp target enter data map(to : d[0 : b]) device(g.dev)
+    g.x.field_h2d += (double)b;
+    return GALE_OK;
+}
+
+void gale_k_field_release(gale_field_t *f)
+{
+    if (g.unified || !f->data) return;
+    char *d = f->data;
+    size_t b = field_bytes(f);
+#pragma omp target exit data map(delete : d[0 : b]) device(g.dev)
+}
+
+int gale_k_field_to_host(gale_field_t *f)
+{
+    if (g.unified) return GALE_OK;
+    double t0 = gale_wtime();
+    char *d = f->data;
+    size_t b = field_bytes(f);
+#pragma omp target update from(d[0 : b]) device(g.dev)
+    g.x.field_d2h += (double)b;
+    gale_timer_add(GALE_T_D2H, gale_wtime() - t0);
+    return GALE_OK;
+}
+
+int gale_k_field_to_device(gale_field_t *f)
+{
+    if (g.unified) return GALE_OK;
+    double t0 = gale_wtime();
+    char *d = f->data;
+    size_t b = field_bytes(f);
+#pragma omp target update to(d[0 : b]) device(g.dev)
+    g.x.field_h2d += (double)b;
+    gale_timer_add(GALE_T_H2D, gale_wtime() - t0);
+    return GALE_OK;
+}
+
+void gale_k_transfers(gale_kxfer_t *x) { *x = g.x; }
+
+/* ---- dynamics ---- */
+
+void gale_k_grad_h(const gale_kmesh_t *km, int e0, int e1, double s, const double *in,
+                   const double *p, double *out)
+{
+    if (e1 <= e0) return;
+    TSTART;
+    const gale_kmesh_t *kd = KD(km);
+    const double *din = dptr(in), *dpp = dptr(p);
+    double *dout = dptr(out);
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, din, dpp, dout)
+    for (int e = e0; e < e1; e++) gale_kb_grad_h(kd, e, s, din, dpp, dout);
+    TSTOP(KT_GRAD);
+}
+
+void gale_k_col_explicit(const gale_kmesh_t *km, int c0, int c1, double cw, const double *w,
+                         const double *b, const double *p, double *rb, double *ws)
+{
+    if (c1 <= c0) return;
+    TSTART;
+    const gale_kmesh_t *kd = KD(km);
+    const double *dw = dptr(w), *db = dptr(b), *dpp = dptr(p);
+    double *drb = dptr(rb), *dws = dptr(ws);
+#pragma omp target teams distribute parallel for device(g.dev) \
+    is_device_ptr(kd, dw, db, dpp, drb, dws)
+    for (int c = c0; c < c1; c++) gale_kb_col_explicit(kd, c, cw, dw, db, dpp, drb, dws);
+    TSTOP(KT_COLEXP);
+}
+
+void gale_k_col_backsub(const gale_kmesh_t *km, int c0, int c1, const double *p,
+                        const double *ws, const double *rb, double *w, double *b)
+{
+    if (c1 <= c0) return;
+    TSTART;
+    const gale_kmesh_t *kd = KD(km);
+    const double *dpp = dptr(p), *dws = dptr(ws), *drb = dptr(rb);
+    double *dw = dptr(w), *db = dptr(b);
+#pragma omp target teams distribute parallel for device(g.dev) \
+    is_device_ptr(kd, dpp, dws, drb, dw, db)
+    for (int c = c0; c < c1; c++) gale_kb_col_backsub(kd, c, dpp, dws, drb, dw, db);
+    TSTOP(KT_BACKSUB);
+}
+
+void gale_k_rhs(const gale_kmesh_t *km, int c0, int c1, const double *p, const double *fu,
+                const double *fw, double *rhs)
+{
+    if (c1 <= c0) return;
+    TSTART;
+    const gale_kmesh_t *kd = KD(km);
+    const double *dpp = dptr(p), *dfu = dptr(fu), *dfw = dptr(fw);
+    double *dr = dptr(rhs);
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dpp, dfu, dfw, dr)
+    for (int c = c0; c < c1; c++) gale_kb_rhs(kd, c, dpp, dfu, dfw, dr);
+    TSTOP(KT_RHS);
+}
+
+/* ---- vectors: whole column blocks, padding included (it stays zero) ---- */
+
+void gale_k_axpby(int prec, int c0, int c1, int stride, double a, const void *x, double b,
+                  const void *y, void *out)
+{
+    if (c1 <= c0) return;
+    TSTART;
+    const size_t i0 = (size_t)c0 * stride, i1 = (size_t)c1 * stride;
+    const void *dx = dptr(x), *dy = dptr(y);
+    void *dout = dptr(out);
+    if (prec == GALE_F64) {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(dx, dy, dout)
+        for (size_t i = i0; i < i1; i++) gale_kb_axpby_d(i, a, dx, b, dy, dout);
+    } else {
+        const float af = (float)a, bf = (float)b;
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(dx, dy, dout)
+        for (size_t i = i0; i < i1; i++) gale_kb_axpby_f(i, af, dx, bf, dy, dout);
+    }
+    TSTOP(KT_VEC);
+}
+
+void gale_k_copy(int prec, int c0, int c1, int stride, const void *x, void *out)
+{
+    gale_k_convert(prec, x, prec, out, c0, c1, stride);
+}
+
+void gale_k_convert(int prec_in, const void *x, int prec_out, void *out, int c0, int c1,
+                    int stride)
+{
+    if (c1 <= c0) return;
+    TSTART;
+    const size_t i0 = (size_t)c0 * stride, i1 = (size_t)c1 * stride;
+    const void *dx = dptr(x);
+    void *dout = dptr(out);
+    const int k = prec_in * 2 + prec_out; /* 0 d->d, 1 d->f, 2 f->d, 3 f->f */
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(dx, dout)
+    for (size_t i = i0; i < i1; i++) {
+        if (k == 0) gale_kb_copy_d(i, dx, dout);
+        else if (k == 1) gale_kb_to_f(i, dx, dout);
+        else if (k == 2) gale_kb_to_d(i, dx, dout);
+        else gale_kb_copy_f(i, dx, dout);
+    }
+    TSTOP(KT_VEC);
+}
+
+/* ---- solver operators ---- */
+
+void gale_k_helmholtz(const gale_kmesh_t *km, int prec, int c0, int c1, const void *x, void *y)
+{
+    if (c1 <= c0) return;
+    TSTART;
+    const gale_kmesh_t *kd = KD(km);
+    const void *dx = dptr(x);
+    void *dy = dptr(y);
+    if (prec == GALE_F64) {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dx, dy)
+        for (int c = c0; c < c1; c++) gale_kb_helmholtz_d(kd, c, dx, dy);
+    } else {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dx, dy)
+        for (int c = c0; c < c1; c++) gale_kb_helmholtz_f(kd, c, dx, dy);
+    }
+    TSTOP(KT_HELM);
+}
+
+void gale_k_pc_diag(const gale_kmesh_t *km, int prec, int c0, int c1, const void *r, void *z)
+{
+    if (c1 <= c0) return;
+    TSTART;
+    const gale_kmesh_t *kd = KD(km);
+    const void *dr = dptr(r);
+    void *dz = dptr(z);
+    if (prec == GALE_F64) {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dr, dz)
+        for (int c = c0; c < c1; c++) gale_kb_pc_diag_d(kd, c, dr, dz);
+    } else {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dr, dz)
+        for (int c = c0; c < c1; c++) gale_kb_pc_diag_f(kd, c, dr, dz);
+    }
+    TSTOP(KT_PC);
+}
+
+/* One device thread per batch; batch b transposes into its own slice of the
+ * scratch pool, so no thread needs a stack array (small on GPUs). */
+void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const void *r, void *z)
+{
+    if (c1 <= c0) return;
+    TSTART;
+    const gale_kmesh_t *kd = KD(km);
+    const int L = GALE_LANES, b0 = c0 / L, b1 = (c1 + L - 1) / L;
+    const size_t per = (size_t)km->nlev * L;
+    const void *dr = dptr(r);
+    void *dz = dptr(z), *pool = ((off_impl_t *)km->impl)->scratch;
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dr, dz, pool)
+    for (int b = b0; b < b1; b++) {
+        int l0 = c0 - b * L > 0 ? c0 - b * L : 0;
+        int l1 = c1 - b * L < L ? c1 - b * L : L;
+        if (prec == GALE_F64) gale_kb_tridiag_batch_d(kd, b, l0, l1, dr, dz, (double *)pool + b * per);
+        else gale_kb_tridiag_batch_f(kd, b, l0, l1, dr, dz, (float *)pool + b * per);
+    }
+    TSTOP(KT_PC);
+}
+
+/* ---- global-sum local parts ---- */
+
+void gale_rsum_zero(gale_rsum_t *s) { memset(s, 0, sizeof *s); }
+
+void gale_rsum_merge(gale_rsum_t *into, const gale_rsum_t *s)
+{
+    for (int j = 0; j < GALE_RSUM_WORDS; j++) into->w[j] += s->w[j];
+    into->bad += s->bad;
+    into->plain += s->plain;
+}
+
+void gale_rsum_normalise(gale_rsum_t *s) { gale_kb_rsum_carry(s->w); }
+
+void gale_rsum_add(gale_rsum_t *s, double x)
+{
+    const double one = 1.0;
+    gale_kb_rsum_d(0, 1, 1.0, NULL, &x, &one, s->w, &s->bad);
+    s->plain += x;
+}
+
+double gale_rsum_value(const gale_rsum_t *s)
+{
+    gale_rsum_t t = *s;
+    gale_kb_rsum_carry(t.w);
+    return gale_kb_rsum_value(t.w);
+}
+
+/* Each column's digits are carried into [-2^45, 2^45] before they enter the
+ * int64 reduction, so 2^17 columns per launch cannot overflow a word (word
+ * 0, the top, is bounded by the sum's range as on the CPU). Integer sums are
+ * exact, hence the same bits for any launch geometry, thread count or
+ * device, and equal to the CPU layer's. */
+#define DOT_CHUNK (1 << 17)
+
+void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair,
+                 const gale_dotpair_t *pairs, int reproducible, gale_rsum_t *acc)
+{
+    if (c1 <= c0) return;
+    TSTART;
+    for (int j = 0; j < npair; j++) {
+        const void *dx = dptr(pairs[j].x), *dy = dptr(pairs[j].y);
+        const double *dwc = dweight(pairs[j].wc, (size_t)c1);
+        const double *dwl = dweight(pairs[j].wl, (size_t)k1);
+        for (int cs = c0; cs < c1; cs += DOT_CHUNK) {
+            const int ce = c1 - cs > DOT_CHUNK ? cs + DOT_CHUNK : c1;
+            if (reproducible) {
+                int64_t w0 = 0, w1 = 0, w2 = 0, w3 = 0, w4 = 0, w5 = 0, w6 = 0, w7 = 0, nb = 0;
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(dx, dy, dwc, dwl) \
+    reduction(+ : w0, w1, w2, w3, w4, w5, w6, w7, nb)
+                for (int c = cs; c < ce; c++) {
+                    int64_t w[GALE_RSUM_WORDS] = {0}, bad = 0;
+                    const double wc = dwc ? dwc[c] : 1.0;
+                    const size_t o = (size_t)c * stride;
+                    if (prec == GALE_F64)
+                        gale_kb_rsum_d(k0, k1, wc, dwl, (const double *)dx + o,
+                                       (const double *)dy + o, w, &bad);
+                    else
+                        gale_kb_rsum_f(k0, k1, wc, dwl, (const float *)dx + o,
+                                       (const float *)dy + o, w, &bad);
+                    gale_kb_rsum_carry(w);
+                    w0 += w[0], w1 += w[1], w2 += w[2], w3 += w[3];
+                    w4 += w[4], w5 += w[5], w6 += w[6], w7 += w[7];
+                    nb += bad;
+                }
+                gale_rsum_t part = {{w0, w1, w2, w3, w4, w5, w6, w7}, nb, 0};
+                gale_kb_rsum_carry(part.w);
+                gale_rsum_merge(&acc[j], &part);
+                gale_kb_rsum_carry(acc[j].w);
+                g.x.small_h2d += 9 * sizeof(int64_t);
+                g.x.small_d2h += 9 * sizeof(int64_t);
+            } else {
+                double s = 0;
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(dx, dy, dwc, dwl) \
+    reduction(+ : s)
+                for (int c = cs; c < ce; c++) {
+                    const double wc = dwc ? dwc[c] : 1.0;
+                    const size_t o = (size_t)c * stride;
+                    s += prec == GALE_F64 ? gale_kb_psum_d(k0, k1, wc, dwl, (const double *)dx + o,
+                                                           (const double *)dy + o)
+                                          : gale_kb_psum_f(k0, k1, wc, dwl, (const float *)dx + o,
+                                                           (const float *)dy + o);
+                }
+                acc[j].plain += s;
+                g.x.small_h2d += sizeof s;
+                g.x.small_d2h += sizeof s;
+            }
+        }
+    }
+    TSTOP(KT_DOT);
+}
+
+double gale_k_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x, int *bad_col,
+                     int *bad_lev)
+{
+    *bad_col = -1;
+    *bad_lev = -1;
+    if (c1 <= c0) return 0;
+    TSTART;
+    const double *dx = dptr(x);
+    double m = 0;
+    int bc = INT_MAX;
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(dx) \
+    reduction(max : m) reduction(min : bc)
+    for (int c = c0; c < c1; c++) {
+        int finite;
+        double mc = gale_kb_maxabs_col(dx + (size_t)c * stride, k0, k1, &finite);
+        if (mc > m) m = mc;
+        if (!finite && c < bc) bc = c;
+    }
+    g.x.small_h2d += sizeof m + sizeof bc;
+    g.x.small_d2h += sizeof m + sizeof bc;
+    if (bc != INT_MAX) { /* rare: find the level on the device */
+        int lev = -1;
+#pragma omp target device(g.dev) is_device_ptr(dx) map(tofrom : lev)
+        for (int k = k0; k < k1; k++)
+            if (!isfinite(dx[(size_t)bc * stride + k])) {
+                lev = k;
+                break;
+            }
+        g.x.small_h2d += sizeof lev;
+        g.x.small_d2h += sizeof lev;
+        *bad_col = bc;
+        *bad_lev = lev;
+        m = NAN;
+    }
+    TSTOP(KT_CHECK);
+    return m;
+}
+
+/* ---- halo packing ----
+ * Three ways, by memory mode and [halo] gpu_aware:
+ *  unified:               pack into the host buffer MPI uses (zero-copy);
+ *  discrete, gpu_aware:   pack into a device buffer that MPI itself reads;
+ *  discrete, host-staged: pack into a device buffer, copy it to the host
+ *                         buffer MPI uses (and the reverse on receipt). */
+struct gale_khalo {
+    int staged;
+    const int *sidx, *ridx; /* kernel addresses of the plan's lists */
+    void *sbuf, *rbuf;      /* kernel addresses of the packed messages */
+    size_t sbytes, rbytes;
+    int own;                /* lists and buffers are omp_target_alloc'ed here */
+};
+
+static void *dev_alloc(size_t bytes) { return omp_target_alloc(bytes ? bytes : 1, g.dev); }
+
+int gale_k_halo_attach(gale_khalo_t **khp, const int *sidx, int ns, const int *ridx, int nr,
+                       int nlev, int elem, void *sbuf, void *rbuf, void **msg_sbuf,
+                       void **msg_rbuf)
+{
+    gale_khalo_t *kh = NULL;
+    GALE_ALLOC(kh, 1);
+    *khp = kh;
+    kh->sbytes = (size_t)ns * nlev * elem;
+    kh->rbytes = (size_t)nr * nlev * elem;
+    *msg_sbuf = sbuf;
+    *msg_rbuf = rbuf;
+    if (g.unified) {
+        kh->sidx = sidx, kh->ridx = ridx, kh->sbuf = sbuf, kh->rbuf = rbuf;
+        return GALE_OK;
+    }
+    int *si = dev_alloc((size_t)ns * sizeof *si), *ri = dev_alloc((size_t)nr * sizeof *ri);
+    kh->sbuf = dev_alloc(kh->sbytes);
+    kh->rbuf = dev_alloc(kh->rbytes);
+    kh->sidx = si, kh->ridx = ri, kh->own = 1;
+    if (!si || !ri || !kh->sbuf || !kh->rbuf)
+        GALE_ERROR(GALE_ERR_MEM, "cannot allocate halo buffers (%zu + %zu bytes) on device %d",
+                   kh->sbytes, kh->rbytes, g.dev);
+    if ((ns && omp_target_memcpy(si, sidx, (size_t)ns * sizeof *si, 0, 0, g.dev, g.host)) ||
+        (nr && omp_target_memcpy(ri, ridx, (size_t)nr * sizeof *ri, 0, 0, g.dev, g.host)))
+        GALE_ERROR(GALE_ERR_INTERNAL, "copying halo lists to device %d failed", g.dev);
+    g.x.const_h2d += (double)(ns + nr) * sizeof(int);
+    kh->staged = !g.gpu_aware;
+    if (!kh->staged) {
+        *msg_sbuf = kh->sbuf;
+        *msg_rbuf = kh->rbuf;
+    }
+    return GALE_OK;
+}
+
+void gale_k_halo_pack(void *ctx, const void *field, int stride, int elem, int nlev,
+                      const int *idx, int n, void *buf)
+{
+    const gale_khalo_t *kh = ctx;
+    const void *df = dptr(field);
+    const int *di = kh->sidx;
+    void *db = kh->sbuf;
+    if (elem == 8) {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(df, di, db)
+        for (int i = 0; i < n; i++) gale_kb_pack_d(i, nlev, stride, di, df, db);
+    } else {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(df, di, db)
+        for (int i = 0; i < n; i++) gale_kb_pack_f(i, nlev, stride, di, df, db);
+    }
+    if (kh->staged) {
+        size_t b = (size_t)n * nlev * elem;
+        if (omp_target_memcpy(buf, db, b, 0, 0, g.host, g.dev)) fatal("halo copy to host failed", buf);
+        g.x.halo_d2h += (double)b;
+    }
+}
+
+void gale_k_halo_unpack(void *ctx, void *field, int stride, int elem, int nlev, const int *idx,
+                        int n, const void *buf)
+{
+    const gale_khalo_t *kh = ctx;
+    void *df = dptr(field);
+    const int *di = kh->ridx;
+    const void *db = kh->rbuf;
+    if (kh->staged) {
+        size_t b = (size_t)n * nlev * elem;
+        if (omp_target_memcpy(kh->rbuf, buf, b, 0, 0, g.dev, g.host))
+            fatal("halo copy to the device failed", buf);
+        g.x.halo_h2d += (double)b;
+    }
+    if (elem == 8) {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(df, di, db)
+        for (int i = 0; i < n; i++) gale_kb_unpack_d(i, nlev, stride, di, df, db);
+    } else {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(df, di, db)
+        for (int i = 0; i < n; i++) gale_kb_unpack_f(i, nlev, stride, di, df, db);
+    }
+}
+
+void gale_k_halo_detach(void *ctx)
+{
+    gale_khalo_t *kh = ctx;
+    if (!kh) return;
+    if (kh->own) {
+        omp_target_free((void *)kh->sidx, g.dev);
+        omp_target_free((void *)kh->ridx, g.dev);
+        omp_target_free(kh->sbuf, g.dev);
+        omp_target_free(kh->rbuf, g.dev);
+    }
+    gale_free(kh);
+}

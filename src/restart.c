@@ -1,0 +1,329 @@
+/* Checkpoint and restart of the model: gale_restart.h, docs/checkpoint.md.
+ *
+ * What is saved: the prognostics u, w, b, p (every entity once, in global id
+ * order) and the run state step, time, energy0, energy, max_step_increase,
+ * max|u|, max|w| (last step and over the run) and the normal-mode probe
+ * history. Nothing else carries
+ * from one step to the next (the solver starts each solve from p^n, which is
+ * in the state), so a restarted run continues bit for bit. Solver statistics
+ * and timers describe the restarted run only.
+ *
+ * What must agree on restart: the mesh, extrusion, planet, physics and
+ * initial-case keys and [timestepping] dt and alpha (they define the
+ * experiment); a difference is an error that names every differing key with
+ * both values. [solver] differences are allowed with a warning (the answer
+ * then changes); everything else (ranks, threads, partitioning, halo, io,
+ * diagnostics, checkpoint, logging, steps) comes from this run. */
+#include "gale_restart.h"
+
+#include "gale_app.h"
+#include "gale_base.h"
+#include "gale_checkpoint.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int t_checkpoint = -1; /* timer id: registered on every rank at set-up */
+
+/* ---- the configuration check ---- */
+
+/* Finds "[section]" / "key = value" in gale_config_dump text; copies the
+ * value (as dumped) to out. Returns 1 if found. */
+static int dump_value(const char *text, const char *section, const char *key, char *out,
+                      size_t n)
+{
+    char cur[64] = "";
+    const size_t kl = strlen(key);
+    for (const char *p = text; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (p[0] == '[' && len > 2 && len - 2 < sizeof cur) {
+            memcpy(cur, p + 1, len - 2);
+            cur[len - 2] = '\0';
+        } else if (strcmp(cur, section) == 0 && len > kl + 3 && strncmp(p, key, kl) == 0 &&
+                   strncmp(p + kl, " = ", 3) == 0) {
+            size_t vl = len - kl - 3 < n - 1 ? len - kl - 3 : n - 1;
+            memcpy(out, p + kl + 3, vl);
+            out[vl] = '\0';
+            return 1;
+        }
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+static int must_match(const char *section, const char *key)
+{
+    static const char *const whole[] = {"mesh", "extrusion", "planet", "physics", "initial"};
+    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
+        if (strcmp(section, whole[i]) == 0) return 1;
+    return strcmp(section, "timestepping") == 0 &&
+           (strcmp(key, "dt") == 0 || strcmp(key, "alpha") == 0);
+}
+
+/* Every rank compares the same two texts: the verdict is collective. */
+static int check_config(const gale_model_t *m, const gale_ckpt_t *ck, const char *path)
+{
+    size_t need = gale_config_dump(&m->cfg, NULL, 0) + 1;
+    char *mine = malloc(need), bad[1536] = "", warn[1024] = "";
+    if (!mine) GALE_ERROR(GALE_ERR_MEM, "cannot allocate %zu bytes", need);
+    gale_config_dump(&m->cfg, mine, need);
+    size_t nb = 0, nw = 0;
+    int nbad = 0;
+    for (int i = 0; i < gale_nkeys; i++) {
+        const gale_key_t *k = &gale_keys[i];
+        const int strict = must_match(k->section, k->key);
+        if (!strict && strcmp(k->section, "solver") != 0) continue;
+        char here[GALE_STR + 8], there[GALE_STR + 8];
+        if (!dump_value(mine, k->section, k->key, here, sizeof here)) continue;
+        /* a key the writer did not know: it had its default then, which is
+         * what a config without it gives now; nothing to compare */
+        if (!dump_value(ck->config, k->section, k->key, there, sizeof there)) continue;
+        if (strcmp(here, there) == 0) continue;
+        char *buf = strict ? bad : warn;
+        size_t *len = strict ? &nb : &nw, cap = strict ? sizeof bad : sizeof warn;
+        if (*len < cap)
+            *len += (size_t)snprintf(buf + *len, cap - *len, "%s[%s] %s = %s in the file, %s here",
+                                     *len ? "; " : "", k->section, k->key, there, here);
+        nbad += strict;
+    }
+    free(mine);
+    if (nw)
+        gale_log(GALE_LOG_WARN,
+                 "restart file '%s': the solver configuration differs (%s): the run continues, "
+                 "but not bit for bit with one that kept the checkpoint's solver", path, warn);
+    if (!m->cfg.solver.reproducible_sums)
+        gale_log(GALE_LOG_WARN,
+                 "[solver] reproducible_sums = false: a restart on another rank count does not "
+                 "continue bit for bit");
+    if (nbad)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "restart file '%s' is for another experiment: %s (mesh, extrusion, planet, "
+                   "physics, initial and [timestepping] dt/alpha must match the checkpoint)",
+                   path, bad);
+    return GALE_OK;
+}
+
+/* The mesh identity in binary, after the keys: catches a file whose text and
+ * numbers disagree, and a change in how gale builds the levels. */
+static int check_mesh(const gale_model_t *m, const gale_ckpt_t *ck, const char *path)
+{
+    const gale_config_t *c = &m->cfg;
+    if (ck->mesh_n != c->mesh.n || ck->nlev != c->extrusion.levels)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "restart file '%s' is for mesh C%d with %d levels; this run has C%d with %d "
+                   "levels ([mesh] name, [extrusion] levels)",
+                   path, ck->mesh_n, ck->nlev, c->mesh.n, c->extrusion.levels);
+    if (ck->radius != c->planet.radius || ck->scaling != c->planet.scaling)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "restart file '%s' is for radius %.17g m, scaling %.17g; this run has %.17g m, "
+                   "%.17g ([planet] radius, scaling)",
+                   path, ck->radius, ck->scaling, c->planet.radius, c->planet.scaling);
+    for (int k = 0; k <= ck->nlev; k++)
+        if (ck->z_if[k] != m->z_if[k])
+            GALE_ERROR(GALE_ERR_INPUT,
+                       "restart file '%s': level interface %d is at %.17g m in the file, %.17g m "
+                       "here ([extrusion] top, method)",
+                       path, k, ck->z_if[k], m->z_if[k]);
+    return GALE_OK;
+}
+
+/* ---- the state <-> the file's fields ---- */
+
+static gale_field_t *prognostic(gale_model_t *m, int i)
+{
+    gale_field_t *f[4] = {&m->u, &m->w, &m->b, &m->p};
+    return f[i];
+}
+
+/* The local view of prognostic i: every local column, owned ones first. */
+static void local_view(gale_model_t *m, int i, gale_ckpt_field_t *v)
+{
+    const gale_local_t *lm = &m->lm;
+    gale_field_t *f = prognostic(m, i);
+    const int edge = f->loc == GALE_LOC_EDGE;
+    snprintf(v->name, sizeof v->name, "%s", gale_prognostic_names[i]);
+    v->nlev = f->nlev;
+    v->ncol = edge ? m->cs.nedges : m->cs.ncells;
+    v->nlocal = edge ? lm->nedge[lm->depth] : lm->ncell[lm->depth];
+    v->nowned = edge ? lm->nedge_owned : lm->ncell[0];
+    v->gid = edge ? lm->edge_gid : lm->cell_gid;
+    v->data = gale_fd(f);
+    v->stride = f->stride;
+}
+
+static int config_text(const gale_config_t *cfg, char **out)
+{
+    size_t need = gale_config_dump(cfg, NULL, 0) + 1;
+    *out = malloc(need);
+    if (!*out) GALE_ERROR(GALE_ERR_MEM, "cannot allocate %zu bytes", need);
+    gale_config_dump(cfg, *out, need);
+    return GALE_OK;
+}
+
+int gale_restart_write(gale_model_t *m, const char *path)
+{
+    const double t0 = gale_wtime();
+    gale_ckpt_t ck;
+    memset(&ck, 0, sizeof ck);
+    double sums[4];
+    GALE_CALL(gale_model_checksums(m, sums));
+    for (int i = 0; i < 4; i++) {
+        GALE_CALL(gale_k_field_to_host(prognostic(m, i)));
+        local_view(m, i, &ck.field[i]);
+        ck.field[i].sumsq = sums[i];
+    }
+    ck.nfield = 4;
+    const gale_config_t *c = &m->cfg;
+    ck.mesh_n = c->mesh.n, ck.nlev = c->extrusion.levels, ck.ext_method = c->extrusion.method;
+    ck.radius = c->planet.radius, ck.scaling = c->planet.scaling, ck.top = c->extrusion.top;
+    ck.z_if = m->z_if;
+    ck.step = m->step, ck.time = m->time, ck.energy0 = m->energy0, ck.energy = m->energy;
+    ck.max_step_increase = m->max_step_increase, ck.max_u = m->max_u, ck.max_w = m->max_w;
+    ck.run_max_u = m->run_max_u, ck.run_max_w = m->run_max_w;
+    ck.nprobe = m->probe ? m->step + 1 : 0;
+    ck.probe = m->probe;
+    snprintf(ck.writer, sizeof ck.writer, "gale %s", gale_version());
+    GALE_CALL(config_text(c, &ck.config));
+    gale_ckpt_stats_t st;
+    int s = gale_ckpt_write(path, &ck, m->comm, &st);
+    free(ck.config);
+    GALE_CALL(s);
+    const double dt = gale_wtime() - t0;
+    if (t_checkpoint >= 0) gale_timer_add(t_checkpoint, dt);
+    gale_log(GALE_LOG_INFO, "checkpoint: %s (step %d, %.2f MiB, %.3f s, %.1f MiB/s)", path,
+             m->step, st.bytes / 1048576.0, dt, dt > 0 ? st.bytes / 1048576.0 / dt : 0);
+    return GALE_OK;
+}
+
+int gale_restart_checkpoint(gale_model_t *m)
+{
+    const int period = m->cfg.checkpoint.period;
+    if (period <= 0 || m->step % period != 0) return GALE_OK;
+    char path[GALE_STR + 64];
+    snprintf(path, sizeof path, "%s/gale_ckpt_%06d.ckpt", m->cfg.checkpoint.dir, m->step);
+    GALE_CALL(gale_restart_write(m, path));
+    return GALE_OK;
+}
+
+/* Rank 0 creates the directory (and its parents) and tries a file in it, so
+ * a bad [checkpoint] dir is an input error before the first step, not an
+ * I/O failure after hours of running. */
+static int check_dir(const gale_model_t *m)
+{
+    const char *dir = m->cfg.checkpoint.dir;
+    char why[GALE_STR + 256] = "";
+    if (m->rank == 0) {
+        char p[GALE_STR];
+        snprintf(p, sizeof p, "%s", dir);
+        for (char *s = p + 1; *s && !why[0]; s++)
+            if (*s == '/') {
+                *s = '\0';
+                if (mkdir(p, 0777) != 0 && errno != EEXIST)
+                    snprintf(why, sizeof why, "cannot create '%s': %s", p, strerror(errno));
+                *s = '/';
+            }
+        if (!why[0] && mkdir(p, 0777) != 0 && errno != EEXIST)
+            snprintf(why, sizeof why, "cannot create it: %s", strerror(errno));
+        if (!why[0]) {
+            char probe[GALE_STR + 64];
+            snprintf(probe, sizeof probe, "%s/.gale_ckpt_probe.%ld", dir, (long)getpid());
+            FILE *f = fopen(probe, "w");
+            if (!f) snprintf(why, sizeof why, "cannot write in it: %s", strerror(errno));
+            else fclose(f), remove(probe);
+        }
+    }
+    GALE_MPI(MPI_Bcast(why, (int)sizeof why, MPI_CHAR, 0, m->comm));
+    if (why[0])
+        GALE_ERROR(GALE_ERR_INPUT, "[checkpoint] dir = '%s': %s (checkpoints are on: period %d)",
+                   dir, why, m->cfg.checkpoint.period);
+    return GALE_OK;
+}
+
+static int restore(gale_model_t *m, gale_ckpt_t *ck, const char *path)
+{
+    GALE_CALL(check_config(m, ck, path));
+    GALE_CALL(check_mesh(m, ck, path));
+    const int steps = m->cfg.timestepping.steps;
+    if (ck->step > steps)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "restart file '%s' is at step %lld, beyond [timestepping] steps = %d (steps "
+                   "is the total count from step 0, not the number still to run)",
+                   path, (long long)ck->step, steps);
+    /* the field table must be the model's (name, levels, columns) */
+    if (ck->nfield != 4)
+        GALE_ERROR(GALE_ERR_INPUT, "restart file '%s' holds %d fields; gale's state is u, w, b, p",
+                   path, ck->nfield);
+    for (int i = 0; i < 4; i++) {
+        gale_ckpt_field_t want;
+        memset(&want, 0, sizeof want);
+        local_view(m, i, &want);
+        gale_ckpt_field_t *f = &ck->field[i];
+        if (strcmp(f->name, want.name) != 0 || f->nlev != want.nlev || f->ncol != want.ncol)
+            GALE_ERROR(GALE_ERR_INPUT,
+                       "restart file '%s': field %d is %s with %d levels x %lld columns; this run "
+                       "needs %s with %d x %lld", path, i, f->name, f->nlev, (long long)f->ncol,
+                       want.name, want.nlev, (long long)want.ncol);
+        f->nlocal = want.nlocal, f->nowned = want.nowned, f->gid = want.gid;
+        f->data = want.data, f->stride = want.stride;
+    }
+    /* Every local column, halos included, comes from the file: the same
+     * values a halo exchange would bring (an entity has one value whoever
+     * holds it), so halos are valid to the full depth -- as after
+     * initial_state -- and u is valid on every edge of the owned cells. */
+    GALE_CALL(gale_ckpt_read_fields(path, ck, m->comm));
+    for (int i = 0; i < 4; i++) {
+        gale_field_t *f = prognostic(m, i);
+        f->halo_valid = m->lm.depth;
+        GALE_CALL(gale_k_field_to_device(f));
+    }
+    m->step = (int)ck->step;
+    m->time = ck->time;
+    m->energy0 = ck->energy0;
+    m->max_step_increase = ck->max_step_increase;
+    m->max_u = ck->max_u;
+    m->max_w = ck->max_w;
+    m->run_max_u = ck->run_max_u;
+    m->run_max_w = ck->run_max_w;
+    if (m->probe)
+        for (int s = 0; s < ck->nprobe && s <= steps; s++) m->probe[s] = ck->probe[s];
+    /* End-to-end checks: the reproducible sums of squares and the energy do
+     * not depend on the decomposition, so the restored state must give the
+     * writer's bits exactly. */
+    double sums[4];
+    GALE_CALL(gale_model_checksums(m, sums));
+    for (int i = 0; i < 4; i++)
+        if (memcmp(&sums[i], &ck->field[i].sumsq, sizeof sums[i]) != 0)
+            GALE_ERROR(GALE_ERR_INPUT,
+                       "restart file '%s': field %s restored with sum of squares %.17g, the file "
+                       "says %.17g", path, ck->field[i].name, sums[i], ck->field[i].sumsq);
+    GALE_CALL(gale_model_energy(m, &m->energy));
+    if (memcmp(&m->energy, &ck->energy, sizeof m->energy) != 0)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "restart file '%s': the restored state has energy %.17g, the file says %.17g",
+                   path, m->energy, ck->energy);
+    gale_log(GALE_LOG_INFO,
+             "restart:   %s (written by %s): step %d, t %.1f s; continuing to step %d", path,
+             ck->writer, m->step, m->time, steps);
+    return GALE_OK;
+}
+
+int gale_restart_setup(gale_model_t *m, const char *restart_path)
+{
+    if (m->cfg.checkpoint.period > 0 || restart_path)
+        t_checkpoint = gale_timer_register("checkpoint", -1);
+    if (m->cfg.checkpoint.period > 0) GALE_CALL(check_dir(m));
+    if (!restart_path) return GALE_OK;
+    const double t0 = gale_wtime();
+    gale_ckpt_t ck;
+    GALE_CALL(gale_ckpt_read_header(restart_path, &ck, m->comm));
+    int s = restore(m, &ck, restart_path);
+    gale_ckpt_free(&ck);
+    GALE_CALL(s);
+    gale_log(GALE_LOG_DEBUG, "restart read in %.3f s", gale_wtime() - t0);
+    return GALE_OK;
+}

@@ -1,0 +1,211 @@
+#!/usr/bin/python3
+"""Checkpoint/restart tests (docs/checkpoint.md).
+
+usage: check_restart.py MPIEXEC GALE WORKDIR MODE ARGS...
+  straight NP          8 steps on NP ranks, checkpoints every 4 steps, into
+                       WORKDIR/np<NP>/; checks the files are there under their
+                       final names only (no .tmp) and hold the expected size
+  restart FROM TO      restart from step 4 of the FROM-rank run on TO ranks:
+                       the report's checksums, energy and maxima equal the
+                       straight run's, and the step-8 checkpoint holds the
+                       same field bytes as the straight run's
+  refuse KIND          a bad restart file (or setting) of KIND is refused on
+                       every rank with exit 2, one message naming the file
+                       and the problem, within the timeout
+  fault                an I/O failure on one rank during a checkpoint write:
+                       the run stops, nothing is left under the final or the
+                       temporary name, the earlier checkpoint stays good
+The case is small (C12, 10 levels, 8 steps) so every test takes about a second.
+"""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+
+mpiexec, gale, work, mode = sys.argv[1:5]
+args = sys.argv[5:]
+CASE = ["--mesh.name=C12", "--extrusion.levels=10", "--timestepping.steps=8",
+        "--logging.progress_every=0"]
+TIMEOUT = 60
+os.makedirs(work, exist_ok=True)
+
+
+def run(np, extra, env=None, cwd=None):
+    """Runs gale on np ranks; each rank's exit status is printed by a shell
+    wrapper, so the test sees every rank, not only mpiexec's summary."""
+    cmd = [mpiexec, "-n", str(np), "sh", "-c",
+           '"$@"; echo "gale-exit ${PMI_RANK:-0} $?" >&2', "sh", gale, "run", *CASE, *extra]
+    e = dict(os.environ, OMP_NUM_THREADS="1", **(env or {}))
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, env=e, cwd=cwd)
+    codes = {}
+    for line in r.stderr.splitlines():
+        if line.startswith("gale-exit "):
+            _, rank, code = line.split()
+            codes[int(rank)] = int(code)
+    return r, codes
+
+
+def fail(msg, r=None):
+    if r is not None:
+        msg += "\n--- stdout ---\n" + r.stdout[-3000:] + "\n--- stderr ---\n" + r.stderr[-3000:]
+    sys.exit("check_restart: " + msg)
+
+
+def rundir(np):
+    return os.path.join(work, f"np{np}")
+
+
+def ckpt(np, step):
+    return os.path.join(rundir(np), "ck", f"gale_ckpt_{step:06d}.ckpt")
+
+
+def header_bytes(path):
+    with open(path, "rb") as f:
+        head = f.read(32)
+    assert head[:8] == b"GALECKPT", path
+    return struct.unpack("<Q", head[16:24])[0]
+
+
+def same_state(a, b):
+    keys = ["checksums", "energy", "max_u", "max_w", "max_u_over_run", "max_w_over_run"]
+    return [k for k in keys if a.get(k) != b.get(k)]
+
+
+if mode == "straight":
+    np = int(args[0])
+    d = rundir(np)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    r, codes = run(np, ["--checkpoint.period=4", f"--checkpoint.dir={d}/ck",
+                        f"--report={d}/report.json"])
+    if r.returncode != 0 or set(codes.values()) != {0}:
+        fail(f"straight run on {np} ranks failed", r)
+    names = sorted(os.listdir(os.path.join(d, "ck")))
+    if names != ["gale_ckpt_000004.ckpt", "gale_ckpt_000008.ckpt"]:
+        fail(f"checkpoint directory holds {names}")
+    if "checkpoint: " not in r.stdout:
+        fail("no checkpoint line in the log", r)
+    print(f"check_restart straight {np}: {names}")
+
+elif mode == "restart":
+    src, np = int(args[0]), int(args[1])
+    d = os.path.join(work, f"restart_{src}to{np}")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    r, codes = run(np, ["--checkpoint.period=4", f"--checkpoint.dir={d}/ck",
+                        f"--report={d}/report.json", "--restart", ckpt(src, 4)])
+    if r.returncode != 0 or set(codes.values()) != {0}:
+        fail(f"restart on {np} ranks failed", r)
+    if f"restart:   {ckpt(src, 4)}" not in r.stdout or "step 4" not in r.stdout:
+        fail("no restart line naming the file and step 4", r)
+    a = json.load(open(os.path.join(rundir(src), "report.json")))
+    b = json.load(open(os.path.join(d, "report.json")))
+    diff = same_state(a, b)
+    if diff:
+        fail(f"{src} -> {np} ranks: {diff} differ: {[(a.get(k), b.get(k)) for k in diff]}")
+    # The step-8 checkpoint of the restarted run: only step 8 (not 4 again),
+    # and the same field bytes as the straight run's (the format is
+    # decomposition-independent; only the header's config text differs).
+    names = sorted(os.listdir(os.path.join(d, "ck")))
+    if names != ["gale_ckpt_000008.ckpt"]:
+        fail(f"restarted run wrote {names}")
+    p1, p2 = ckpt(src, 8), os.path.join(d, "ck", names[0])
+    h1, h2 = header_bytes(p1), header_bytes(p2)
+    b1, b2 = open(p1, "rb").read()[h1:-32], open(p2, "rb").read()[h2:-32]
+    if b1 != b2:
+        fail(f"field data of {p1} and {p2} differ")
+    print(f"check_restart restart {src} -> {np}: checksums {b['checksums']} identical")
+
+elif mode == "refuse":
+    kind = args[0]
+    base = ckpt(2, 4)
+    d = os.path.join(work, "refuse")
+    os.makedirs(d, exist_ok=True)
+    bad = os.path.join(d, f"{kind}.ckpt")
+    data = open(base, "rb").read()
+    H = header_bytes(base)
+    extra = []
+    # (what the message must say) for each kind
+    if kind == "truncated":
+        open(bad, "wb").write(data[: len(data) // 2])
+        want = "truncated"
+    elif kind == "corrupt":      # one flipped bit in the field data
+        b = bytearray(data)
+        b[H + 12345] ^= 0x04
+        open(bad, "wb").write(bytes(b))
+        want = "checksum mismatch"
+    elif kind == "corrupt_header":  # one flipped bit in the stored config text
+        b = bytearray(data)
+        b[1500] ^= 0x01
+        open(bad, "wb").write(bytes(b))
+        want = "header checksum mismatch"
+    elif kind == "wrong_version":
+        b = bytearray(data)
+        b[8:12] = struct.pack("<I", 99)
+        open(bad, "wb").write(bytes(b))
+        want = "version 99"
+    elif kind == "not_checkpoint":
+        open(bad, "w").write("[mesh]\nname = C12\n")
+        want = "not a gale checkpoint"
+    elif kind == "missing":
+        bad = os.path.join(d, "no_such_file.ckpt")
+        want = "cannot open"
+    elif kind == "wrong_mesh":   # a C12 checkpoint restarted with mesh C8
+        shutil.copy(base, bad)
+        extra = ["--mesh.name=C8"]
+        want = "[mesh] name = C12 in the file, C8 here"
+    elif kind == "wrong_dt":
+        shutil.copy(base, bad)
+        extra = ["--timestepping.dt=50"]
+        want = "[timestepping] dt = 100 in the file, 50 here"
+    elif kind == "beyond_steps":
+        shutil.copy(base, bad)
+        extra = ["--timestepping.steps=2"]
+        want = "beyond [timestepping] steps = 2"
+    else:
+        fail(f"unknown kind {kind}")
+    r, codes = run(2, extra + ["--restart", bad])
+    errs = [l for l in r.stderr.splitlines() if l.startswith("gale: error")]
+    if codes != {0: 2, 1: 2}:
+        fail(f"{kind}: expected exit 2 on both ranks, got {codes} (mpiexec {r.returncode})", r)
+    if len(errs) != 1 or bad not in errs[0] or want not in errs[0]:
+        fail(f"{kind}: expected one error naming '{bad}' and '{want}'", r)
+    print(f"check_restart refuse {kind}: {errs[0]}")
+
+elif mode == "bad_dir":
+    # [checkpoint] dir that cannot be created (under a regular file: works as root too)
+    d = os.path.join(work, "bad_dir")
+    os.makedirs(d, exist_ok=True)
+    blocker = os.path.join(d, "a_file")
+    open(blocker, "w").write("x")
+    r, codes = run(2, ["--checkpoint.period=4", f"--checkpoint.dir={blocker}/ck"])
+    errs = [l for l in r.stderr.splitlines() if l.startswith("gale: error")]
+    if codes != {0: 2, 1: 2} or len(errs) != 1 or "[checkpoint] dir" not in errs[0]:
+        fail(f"bad [checkpoint] dir: codes {codes}", r)
+    if "step " in r.stdout:
+        fail("the run started despite an unusable checkpoint directory", r)
+    print(f"check_restart bad_dir: {errs[0]}")
+
+elif mode == "fault":
+    d = os.path.join(work, "fault")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    ck = os.path.join(d, "ck")
+    r, codes = run(2, ["--checkpoint.period=4", f"--checkpoint.dir={ck}"],
+                   env={"GALE_CKPT_FAULT": "2"})
+    if r.returncode == 0 or any(c == 0 for c in codes.values()):
+        fail(f"a failed checkpoint write did not stop the run (codes {codes})", r)
+    if "injected fault" not in r.stderr or "gale_ckpt_000008.ckpt" not in r.stderr:
+        fail("no message naming the failed checkpoint", r)
+    names = sorted(os.listdir(ck))
+    if names != ["gale_ckpt_000004.ckpt"]:
+        fail(f"after a failed write the directory holds {names} (want the step-4 file only)")
+    r, codes = run(2, ["--restart", os.path.join(ck, names[0])])
+    if r.returncode != 0:
+        fail("the checkpoint before the failure does not restart", r)
+    print("check_restart fault: run stopped, no partial file, earlier checkpoint restarts")
+
+else:
+    fail(f"unknown mode {mode}")

@@ -1,0 +1,187 @@
+#!/usr/bin/python3
+"""Regression checks that run `gale run` and assert on what it reports.
+
+Subcommands (each exits 0 only when every assertion holds):
+  run     one run; --rc, --stderr/--stdout regexes, --check Python expressions
+          over the JSON report `r` (e.g. "r['energy']['rel_change'] < 1e-9")
+  same    several runs of one case with different ranks/threads/options; the
+          report checksums must be bit-identical
+  mode    the vertical normal mode at two level counts: error below --tol at
+          the first, and the error ratio within --ratio
+  precond iterations of the tridiagonal and diagonal preconditioners over
+          several level counts
+Everything runs in a temporary directory; gale's output is shown on failure.
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+
+def gale(exe, args, np=1, threads=1, env_extra=None, timeout=300):
+    """Runs gale under mpiexec with a report; returns (rc, stdout, stderr, report or None)."""
+    tmp = tempfile.mkdtemp(prefix="gale_case_")
+    report = os.path.join(tmp, "report.json")
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    env.update(env_extra or {})
+    cmd = ["mpiexec", "-n", str(np), exe, "run", *args, "--report", report]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout, cwd=tmp)
+    r = None
+    if os.path.exists(report):
+        with open(report) as f:
+            r = json.load(f)
+    return p.returncode, p.stdout, p.stderr, r
+
+
+def fail(msg, out="", err=""):
+    print("FAIL:", msg)
+    if out:
+        print("---- stdout (tail) ----\n" + "\n".join(out.splitlines()[-40:]))
+    if err:
+        print("---- stderr (tail) ----\n" + "\n".join(err.splitlines()[-40:]))
+    sys.exit(1)
+
+
+def cmd_run(a):
+    rc, out, err, r = gale(a.gale, a.args, a.np, a.threads)
+    if a.rc is not None and rc != a.rc:
+        fail(f"exit status {rc}, expected {a.rc}", out, err)
+    if a.rc is None and rc != 0:
+        fail(f"exit status {rc}", out, err)
+    for rx in a.stderr or []:
+        if not re.search(rx, err, re.M):
+            fail(f"stderr does not match {rx!r}", out, err)
+    for rx in a.stdout or []:
+        if not re.search(rx, out, re.M):
+            fail(f"stdout does not match {rx!r}", out, err)
+    if a.count_stderr:
+        rx, n = a.count_stderr
+        got = len(re.findall(rx, err, re.M))
+        if got != int(n):
+            fail(f"stderr has {got} lines matching {rx!r}, expected {n}", out, err)
+    for expr in a.check or []:
+        if r is None:
+            fail("no report was written", out, err)
+        try:
+            ok = eval(expr, {"r": r})
+        except Exception as e:  # a missing key is a failure, not a crash
+            fail(f"{expr}: {type(e).__name__}: {e}", out, err)
+        if not ok:
+            fail(f"{expr} is false", out, err)
+        print("ok:", expr)
+    print("PASS")
+
+
+def cmd_same(a):
+    ref = None
+    for v in a.variant:
+        # "np=3 threads=2 --halo.depth=2 ..."
+        words = shlex.split(v)
+        np = threads = 1
+        extra = []
+        for w in words:
+            if w.startswith("np="):
+                np = int(w[3:])
+            elif w.startswith("threads="):
+                threads = int(w[8:])
+            else:
+                extra.append(w)
+        rc, out, err, r = gale(a.gale, a.args + extra, np, threads)
+        if rc != 0 or r is None:
+            fail(f"variant [{v}] exit status {rc}", out, err)
+        sums = r["checksums"]
+        print(f"{v:60s} {' '.join(sums[k] for k in 'uwbp')}")
+        if ref is None:
+            ref = (v, sums)
+        elif sums != ref[1]:
+            fail(f"checksums of [{v}] differ from [{ref[0]}]: {sums} vs {ref[1]}")
+    print("PASS: all checksums bit-identical")
+
+
+def mode_error(a, levels):
+    rc, out, err, r = gale(a.gale, a.args + [f"--extrusion.levels={levels}"])
+    if rc != 0 or r is None:
+        fail(f"{levels} levels: exit status {rc}", out, err)
+    e = r["normal_mode"]["rel_error"]
+    print(f"levels {levels}: omega {r['normal_mode']['omega_measured']:.8e} "
+          f"(analytic {r['normal_mode']['omega_analytic']:.8e}), relative error {e:+.4e}")
+    return abs(e)
+
+
+def cmd_mode(a):
+    e1, e2 = mode_error(a, a.levels[0]), mode_error(a, a.levels[1])
+    if not e1 < a.tol:
+        fail(f"error {e1:.3e} at {a.levels[0]} levels is not below {a.tol}")
+    lo, hi = a.ratio
+    if not lo <= e1 / e2 <= hi:
+        fail(f"error ratio {e1 / e2:.3f} not in [{lo}, {hi}]")
+    print(f"PASS: error ratio {e1 / e2:.3f}")
+
+
+def iterations(a, pc, levels):
+    rc, out, err, r = gale(a.gale, a.args + [f"--solver.preconditioner={pc}",
+                                             f"--extrusion.levels={levels}"])
+    if rc != 0 or r is None:
+        fail(f"{pc} at {levels} levels: exit status {rc}", out, err)
+    it = r["solver"]["iterations_mean"]
+    print(f"{pc:12s} levels {levels:4d}: {it:8.2f} iterations per solve")
+    return it
+
+
+def cmd_precond(a):
+    tri = {n: iterations(a, "tridiagonal", n) for n in a.levels}
+    base = tri[a.levels[0]]
+    for n, it in tri.items():
+        if abs(it / base - 1) > a.spread:
+            fail(f"tridiagonal: {it:.2f} iterations at {n} levels vs {base:.2f} at "
+                 f"{a.levels[0]}: more than {a.spread:.0%} apart")
+    for n in a.compare_at:
+        d = iterations(a, "diagonal", n)
+        if d < a.factor * tri[n]:
+            fail(f"at {n} levels diagonal needs {d:.2f} iterations, tridiagonal {tri[n]:.2f}: "
+                 f"less than {a.factor}x")
+        print(f"levels {n}: diagonal / tridiagonal = {d / tri[n]:.2f}")
+    print("PASS")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--gale", required=True, help="the gale executable")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("run")
+    s.add_argument("--np", type=int, default=1)
+    s.add_argument("--threads", type=int, default=1)
+    s.add_argument("--rc", type=int)
+    s.add_argument("--stderr", action="append")
+    s.add_argument("--stdout", action="append")
+    s.add_argument("--count-stderr", nargs=2, metavar=("REGEX", "N"))
+    s.add_argument("--check", action="append")
+    s = sub.add_parser("same")
+    s.add_argument("--variant", action="append", required=True)
+    s = sub.add_parser("mode")
+    s.add_argument("--levels", type=int, nargs=2, required=True)
+    s.add_argument("--tol", type=float, required=True)
+    s.add_argument("--ratio", type=float, nargs=2, required=True)
+    s = sub.add_parser("precond")
+    s.add_argument("--levels", type=int, nargs="+", required=True)
+    s.add_argument("--spread", type=float, required=True)
+    s.add_argument("--compare-at", type=int, nargs="+", required=True)
+    s.add_argument("--factor", type=float, required=True)
+    # gale arguments follow "--"
+    argv = sys.argv[1:]
+    rest = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, rest = argv[:i], argv[i + 1:]
+    a = p.parse_args(argv)
+    a.args = rest
+    {"run": cmd_run, "same": cmd_same, "mode": cmd_mode, "precond": cmd_precond}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+# Checkpoint/restart tests (docs/checkpoint.md), driven by check_restart.py:
+# bit-identical continuation on the same and on other rank counts, atomic
+# writes under an injected failure, and refused restart files. C12, 10
+# levels, 8 steps, a checkpoint every 4: about a second per test.
+set(GALE_RESTART_OUT ${CMAKE_CURRENT_BINARY_DIR}/restart)
+set(GALE_RESTART_CMD ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_restart.py
+    ${MPIEXEC_EXECUTABLE} ${GALE_EXE} ${GALE_RESTART_OUT})
+
+# straight runs: their checkpoints and reports are the fixtures
+foreach(np 2 3)
+  add_test(NAME restart_straight_${np} COMMAND ${GALE_RESTART_CMD} straight ${np})
+  set_tests_properties(restart_straight_${np} PROPERTIES FIXTURES_SETUP restart_np${np}
+                       LABELS mpi PROCESSORS ${np} TIMEOUT 120)
+endforeach()
+
+foreach(pair "2;2" "2;3" "3;1")
+  list(GET pair 0 from)
+  list(GET pair 1 to)
+  add_test(NAME restart_${from}to${to} COMMAND ${GALE_RESTART_CMD} restart ${from} ${to})
+  set_tests_properties(restart_${from}to${to} PROPERTIES FIXTURES_REQUIRED restart_np${from}
+                       LABELS mpi PROCESSORS ${to} TIMEOUT 120)
+endforeach()
+
+add_test(NAME restart_atomic_fault COMMAND ${GALE_RESTART_CMD} fault)
+add_test(NAME restart_bad_dir COMMAND ${GALE_RESTART_CMD} bad_dir)
+set_tests_properties(restart_atomic_fault restart_bad_dir PROPERTIES
+                     LABELS "mpi;bad-input" PROCESSORS 2 TIMEOUT 120)
+
+foreach(kind truncated corrupt corrupt_header wrong_version not_checkpoint missing wrong_mesh
+             wrong_dt beyond_steps)
+  add_test(NAME restart_refuse_${kind} COMMAND ${GALE_RESTART_CMD} refuse ${kind})
+  set_tests_properties(restart_refuse_${kind} PROPERTIES FIXTURES_REQUIRED restart_np2
+                       LABELS "mpi;bad-input" PROCESSORS 2 TIMEOUT 120)
+endforeach()
