@@ -88,7 +88,7 @@ gale_case(fault_not_converged_continue "regression;mpi" run --np 2
   --stderr "warning: cg did not converge" --check "not r['solver']['converged']"
   -- ${DEFAULT_INI} --solver.max_iterations=3 --solver.fail_on_non_converged=false ${QUIET})
 # bad input: one message, the same non-zero status on every rank, no hang
-gale_case(bad_key "bad-input;mpi" run --np 3 --rc 2 --stderr "tolerence: unknown key; did you mean 'tolerance'"
+gale_case(bad_key "bad-input;mpi" run --np 3 --rc 2 --stderr "unknown key \\[solver\\] tolerence. did you mean 'tolerance'"
   --count-stderr "^gale: error" 1 -- ${DEFAULT_INI} --solver.tolerence=1e-8)
 gale_case(bad_config_file "bad-input;mpi" run --np 2 --rc 2 --stderr "cannot open configuration file '/nonexistent.ini'"
   --count-stderr "^gale: error" 1 -- /nonexistent.ini)

@@ -28,7 +28,9 @@ def gale(exe, args, np=1, threads=1, env_extra=None, timeout=300):
     report = os.path.join(tmp, "report.json")
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     env.update(env_extra or {})
-    cmd = ["mpiexec", "-n", str(np), exe, "run", *args, "--report", report]
+    # a test of --report itself brings its own
+    own = [] if any(x == "--report" or x.startswith("--report=") for x in args) else ["--report", report]
+    cmd = ["mpiexec", "-n", str(np), exe, "run", *args, *own]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout, cwd=tmp)
     r = None
     if os.path.exists(report):
