@@ -1,1 +1,9 @@
 # cli tests
+# the README's configuration table is the key table
+add_test(NAME readme_config_table COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_readme.py
+         ${GALE_EXE} ${PROJECT_SOURCE_DIR}/README.md)
+set_tests_properties(readme_config_table PROPERTIES LABELS unit)
+# --version names the compiler, the ISA, MPI and HDF5
+add_test(NAME version COMMAND ${GALE_EXE} --version)
+set_tests_properties(version PROPERTIES LABELS unit
+  PASS_REGULAR_EXPRESSION "compiler: (GNU|Clang).*isa: .*mpi: +MPICH.*hdf5: +HDF5 1\\.10")
