@@ -271,7 +271,8 @@ static int injected_fault(MPI_Comm comm)
     return rank == size - 1;
 }
 
-int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, gale_ckpt_stats_t *st)
+int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, MPI_Info info,
+                    gale_ckpt_stats_t *st)
 {
     const double t0 = gale_wtime();
     agree_t a = {.comm = comm};
@@ -313,7 +314,7 @@ int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, gale_ckpt_
 
     /* MPI_MODE_CREATE does not truncate: set_size drops what a stale
      * temporary file of an earlier failed attempt might hold beyond ours. */
-    rc = MPI_File_open(comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+    rc = MPI_File_open(comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY, info, &fh);
     if (rc != MPI_SUCCESS) {
         fh = MPI_FILE_NULL;
         fail_mpi(&a, rc, "cannot create checkpoint", tmp);

@@ -69,9 +69,11 @@ typedef struct {
 } gale_ckpt_stats_t;
 
 /* Collective. Writes ck (every rank passes the same header values and its
- * own columns) to path atomically. Fills field[].hash. Returns GALE_OK, or
- * GALE_ERR_IO on every rank (printed by the first failing rank). */
-int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, gale_ckpt_stats_t *st);
+ * own columns) to path atomically. Fills field[].hash. info: MPI-IO hints
+ * (or MPI_INFO_NULL). Returns GALE_OK, or GALE_ERR_IO on every rank (the
+ * message printed once, by rank 0). */
+int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, MPI_Info info,
+                    gale_ckpt_stats_t *st);
 
 /* Collective. Rank 0 reads and checks the header and the trailer (magic,
  * version, byte order, header hash, file size, trailer) and every rank gets

@@ -48,7 +48,7 @@ enum { GALE_OUT_FACE = 0, GALE_OUT_EDGE = 1 };
 enum { GALE_OUT_2D = 0, GALE_OUT_LAYERS = 1, GALE_OUT_INTERFACES = 2 };
 
 typedef struct {
-    char name[32], long_name[160], units[24], standard_name[64], cell_methods[48];
+    char name[32], long_name[256], units[24], standard_name[64], cell_methods[48];
     int loc, vert;
 } gale_outvar_t;
 

@@ -28,8 +28,10 @@
  * list given to gale_nc4_create has the MPI-IO driver (H5Pset_fapl_mpio):
  * then every call is collective over that communicator, with the same
  * arguments on every rank except the rows each rank writes; data transfers
- * are collective MPI-IO; gale_nc4_put_var writes from rank 0 only; commit and
- * abort agree over the ranks and rank 0 alone fsyncs, renames or removes.
+ * are collective MPI-IO unless gale_nc4_collective(f, 0) made them
+ * independent (then the puts are not collective: a rank without rows may
+ * skip them); gale_nc4_put_var writes from rank 0 only; commit and abort
+ * agree over the ranks and rank 0 alone fsyncs, renames or removes.
  *
  * GALE_IO_FAULT=enospc@N makes the process's N-th write (put_var, put_rows,
  * put_runs; counted over all files) fail as a full disk would.
@@ -105,6 +107,9 @@ int gale_nc4_commit(gale_nc4_t **f);
 /* Close and remove the temporary file, free *f (NULL is fine). For error
  * paths; on a parallel file every rank must abort together. */
 void gale_nc4_abort(gale_nc4_t **f);
+/* Parallel file: collective (on != 0, the default) or independent data
+ * transfers from now on. Collective, as a mode switch every rank makes. */
+int gale_nc4_collective(gale_nc4_t *f, int on);
 /* The MPI-IO hints in effect on an open parallel file (MPI_File_get_info),
  * as "key=value key=value ..."; "" for a serial file. */
 int gale_nc4_hints(gale_nc4_t *f, char *buf, size_t n);

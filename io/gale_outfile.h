@@ -26,7 +26,9 @@ typedef struct {
 } gale_outfile_t;
 
 /* Creates the file (collective on a parallel fapl), defines everything and
- * writes all but the data variables' values. On failure nothing is left. */
+ * writes all but the data variables' values. On failure of->nc is NULL if
+ * the file could not be created, else still open: the caller aborts it
+ * (with the other ranks, for a parallel file). */
 int gale_outfile_create(gale_outfile_t *of, const char *path, hid_t fapl,
                         const gale_outfile_spec_t *sp);
 /* Commit or abort, then free. */

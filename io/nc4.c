@@ -33,12 +33,13 @@ typedef struct {
 
 struct gale_nc4 {
     hid_t file, root;
-    hid_t dxpl;       /* H5P_DEFAULT, or collective MPI-IO transfers */
+    hid_t dxpl;       /* H5P_DEFAULT, or MPI-IO transfers (collective or independent) */
     char *path, *tmp;
     dim_t *dims;
     var_t *vars;
     int ndims, nvars, cap_dims, cap_vars;
     int par, rank;    /* parallel (MPI-IO) file, and this rank in its communicator */
+    int coll;         /* parallel: data transfers are collective */
     MPI_Comm comm;    /* HDF5's copy of the file's communicator (parallel only) */
 };
 
@@ -170,7 +171,7 @@ int gale_nc4_create(gale_nc4_t **fp, const char *path, hid_t fapl)
         GALE_H5(H5Pget_fapl_mpio(access, &f->comm, &info));
         if (info != MPI_INFO_NULL) MPI_Info_free(&info);
         MPI_Comm_rank(f->comm, &f->rank);
-        f->par = 1;
+        f->par = f->coll = 1;
         GALE_H5(f->dxpl = H5Pcreate(H5P_DATASET_XFER));
         GALE_H5(H5Pset_dxpl_mpio(f->dxpl, H5FD_MPIO_COLLECTIVE));
     }
@@ -280,6 +281,16 @@ int gale_nc4_commit(gale_nc4_t **fp)
     free_file(f);
     *fp = NULL;
     return GALE_OK;
+}
+
+int gale_nc4_collective(gale_nc4_t *f, int on)
+{
+    int st = GALE_OK;
+    if (!f->par || f->coll == !!on) return GALE_OK;
+    GALE_H5(H5Pset_dxpl_mpio(f->dxpl, on ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT));
+    f->coll = !!on;
+done:
+    return st;
 }
 
 int gale_nc4_hints(gale_nc4_t *f, char *buf, size_t n)
@@ -540,6 +551,7 @@ int gale_nc4_put_var(gale_nc4_t *f, int varid, const void *data)
     GALE_ASSERT(varid >= 0 && varid < f->nvars);
     var_t *v = &f->vars[varid];
     GALE_CALL(fault_check(f, v));
+    if (f->par && f->rank != 0 && !f->coll) return GALE_OK;
     if (f->par && f->rank != 0) {
         /* The same values from every rank would be written n times: rank 0
          * writes them, the others join the collective call with nothing. */
@@ -575,8 +587,8 @@ int gale_nc4_put_runs(gale_nc4_t *f, int varid, int64_t rec, int nruns, const in
         total += (hsize_t)count[r];
     }
     GALE_CALL(fault_check(f, v));
-    /* A parallel write is collective: a rank with no rows still takes part. */
-    if (total == 0 && !f->par) return GALE_OK;
+    /* A collective write needs every rank, with rows or not. */
+    if (total == 0 && !(f->par && f->coll)) return GALE_OK;
     hsize_t off[H5S_MAX_RANK] = {0}, cnt[H5S_MAX_RANK], mdims[H5S_MAX_RANK];
     cnt[0] = 1;
     off[0] = rd ? (hsize_t)rec : 0;

@@ -145,6 +145,10 @@ int gale_outfile_create(gale_outfile_t *of, const char *path, hid_t fapl,
     if (o->config_text)
         GALE_TRY(gale_nc4_put_att_text(f, GALE_NC4_GLOBAL, "configuration", o->config_text));
 
+    /* Coordinates and the mesh are contiguous rows per rank: independent
+     * writes, which need no exchange and do not make the ranks wait for
+     * each other. The data variables' scattered rows go collectively. */
+    GALE_TRY(gale_nc4_collective(f, 0));
     GALE_TRY(gale_nc4_put_var(f, vtime, &sp->time));
     GALE_TRY(gale_nc4_put_var(f, vlev[GALE_OUT_LAYERS], o->z_c));
     GALE_TRY(gale_nc4_put_var(f, vlev[GALE_OUT_INTERFACES], o->z_if));
@@ -154,8 +158,8 @@ int gale_outfile_create(gale_outfile_t *of, const char *path, hid_t fapl,
         if (sp->nface) GALE_TRY(gale_nc4_put_rows(f, vgid[0], 0, sp->nface, sp->face_gid));
         if (sp->nedge) GALE_TRY(gale_nc4_put_rows(f, vgid[1], 0, sp->nedge, sp->edge_gid));
     }
+    GALE_TRY(gale_nc4_collective(f, 1));
 done:
-    if (st != GALE_OK) gale_outfile_abort(of);
     return st;
 }
 

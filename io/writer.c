@@ -1,12 +1,14 @@
 /* The output writer: a ring of buffers between the model ("client") and a
  * writer thread that owns every HDF5 call (gale_io.h, docs/output.md).
  *
- * The client appends pieces to the buffer it is filling: BEGIN (a new output
- * time), DATA (rows of one variable), END. A buffer is handed over when the
- * next piece does not fit and at END; the client then takes the next buffer
- * of the ring, waiting if the writer has not finished with it (that wait is
- * the client's blocked time). The writer takes buffers in order and turns
- * the pieces into files:
+ * The client hands over pieces: BEGIN (a new output time), DATA (rows of
+ * one variable, copied into the ring), END. The ring is one circular region
+ * of [io] buffers x buffer_mib bytes; a piece is at most one buffer (a
+ * variable is cut into as many pieces as that takes) and takes the next
+ * free stretch of the ring, so several output times can be in flight. When
+ * the ring is full the client waits (its blocked time) until the writer has
+ * freed enough. A piece is handed over once complete, at the client's next
+ * call. The writer takes pieces in order and turns them into files:
  *  - shared: every rank's writer writes the one file collectively (parallel
  *    HDF5 over MPI-IO with the [io] hints), each its rows in gid order;
  *  - per_rank: each writer its own file with the serial driver;
@@ -31,27 +33,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 enum { P_BEGIN, P_DATA, P_END };
-enum { B_FREE, B_FILLING, B_FULL };
 
 /* One piece: BEGIN carries the output time and its variable list (owned by
  * the piece until the writer takes it), DATA rows [row0, row0 + nrows) of
- * variable var at offset off in the buffer. */
+ * variable var at offset off in the ring; span is the ring space it holds
+ * (its bytes, plus the unused end of the ring when it wrapped). */
 typedef struct {
     int kind, var, step, nfv;
     int64_t row0, nrows;
-    size_t off;
+    size_t off, span;
     double time;
     int *fvars;
 } piece_t;
 
-typedef struct {
-    char *data;
-    size_t used;
-    piece_t *p;
-    int np, cap, state;
-} buf_t;
+/* Pieces in flight at most (zero-byte pieces take no ring space). */
+#define QCAP 4096
 
 /* Cap on a piece: message counts stay far below INT_MAX. */
 #define MAX_PIECE_DOUBLES ((int64_t)1 << 25)
@@ -74,11 +73,13 @@ struct gale_writer {
     /* pieces */
     int64_t *rpp; /* [nvars] rows per piece */
     int *npieces;
-    /* the ring */
-    size_t bufbytes;
-    int nbuf, cur;
-    buf_t *bufs;
-    long mi, wi; /* buffers handed over by the client, finished by the writer */
+    /* the ring: the client writes at head; used (under mu) is the space held
+     * by pieces not yet written; q holds pieces qdone <= i < qn (modulo
+     * QCAP), those below qready are handed over */
+    size_t bufbytes, cap, head, used;
+    char *ring;
+    piece_t *q;
+    long qn, qready, qdone;
     int started, threaded, stop, finished;
     pthread_t thread;
     pthread_mutex_t mu;
@@ -140,11 +141,29 @@ static void local_error(gale_writer_t *w)
     else set_failed(w);
 }
 
+/* Waits for requests by polling with short sleeps: MPICH's blocking waits
+ * spin, and a writer spinning while it waits for the other ranks' writers
+ * would take its core from the model. */
+static int wait_all(int n, MPI_Request *req)
+{
+    int done = 0;
+    MPI_Status st[n + 1];
+    while (!done) {
+        if (MPI_Testall(n, req, &done, st) != MPI_SUCCESS) return GALE_ERR_MPI;
+        if (!done) nanosleep(&(struct timespec){0, 50000}, NULL);
+    }
+    return GALE_OK;
+}
+
 /* Shared mode: 1 if no writer has an error pending; else every writer fails. */
 static int agree(gale_writer_t *w)
 {
-    int bad = w->pending;
-    if (MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, w->comm) != MPI_SUCCESS) bad = 1;
+    int bad = w->pending, out = 1;
+    MPI_Request req;
+    if (MPI_Iallreduce(&bad, &out, 1, MPI_INT, MPI_MAX, w->comm, &req) != MPI_SUCCESS ||
+        wait_all(1, &req) != GALE_OK)
+        out = 1;
+    bad = out;
     if (!bad) return 1;
     set_failed(w);
     return 0;
@@ -219,7 +238,7 @@ static void file_spec(gale_writer_t *w, gale_outfile_spec_t *sp)
 /* The file failed: say which, once (on rank 0 for a shared file). */
 static void file_failed(gale_writer_t *w)
 {
-    if (w->open) gale_outfile_abort(&w->of);
+    gale_outfile_abort(&w->of);
     w->open = 0;
     if (w->o.mode != GALE_WRITER_SHARED || w->rank == 0)
         gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__,
@@ -246,15 +265,14 @@ static void on_begin(gale_writer_t *w, piece_t *p)
     gale_outfile_spec_t sp;
     file_spec(w, &sp);
     mark_open(w);
-    if (gale_outfile_create(&w->of, w->path, w->fapl, &sp) != GALE_OK) {
-        /* A parallel create fails on every rank together (MPI_File_open is
-         * collective), so the writers agree already. */
-        if (mode == GALE_WRITER_SHARED) set_failed(w);
-        else local_error(w);
-        file_failed(w);
+    int st = gale_outfile_create(&w->of, w->path, w->fapl, &sp);
+    w->open = w->of.nc != NULL;
+    if (st != GALE_OK) {
+        /* shared: the writers abandon the file together at the next agreement */
+        local_error(w);
+        if (mode != GALE_WRITER_SHARED) file_failed(w);
         return;
     }
-    w->open = 1;
     if (mode == GALE_WRITER_SHARED && !w->hints_logged) {
         char hints[2048];
         w->hints_logged = 1;
@@ -291,8 +309,10 @@ static int put_group(gale_writer_t *w, const piece_t *p, const double *data)
     const int loc = w->vars[p->var].loc, rl = rowlen(w, p->var);
     const int64_t rpp = w->rpp[p->var];
     if (w->grank != 0) {
+        MPI_Request req;
         if (p->nrows > 0 &&
-            MPI_Send(data, (int)(p->nrows * rl), MPI_DOUBLE, 0, 0, w->gcomm) != MPI_SUCCESS)
+            (MPI_Isend(data, (int)(p->nrows * rl), MPI_DOUBLE, 0, 0, w->gcomm, &req) != MPI_SUCCESS ||
+             wait_all(1, &req) != GALE_OK))
             GALE_ERROR(GALE_ERR_MPI, "sending output rows to the group's writer failed");
         return GALE_OK;
     }
@@ -321,7 +341,7 @@ static int put_group(gale_writer_t *w, const piece_t *p, const double *data)
             off += (size_t)(rows[m] * rl);
         }
     }
-    if (MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    if (wait_all(nreq, req) != GALE_OK)
         GALE_ERROR(GALE_ERR_MPI, "receiving output rows from the group failed");
     if (!w->open) return GALE_OK; /* failed earlier: the messages still had to be taken */
     for (int m = 0; m < w->gsize; m++) {
@@ -390,18 +410,26 @@ static void on_end(gale_writer_t *w)
     }
 }
 
-static void process(gale_writer_t *w, buf_t *b)
+static void process(gale_writer_t *w, piece_t *p)
 {
     double t = gale_wtime();
-    for (int i = 0; i < b->np; i++) {
-        piece_t *p = &b->p[i];
-        if (p->kind == P_BEGIN) on_begin(w, p);
-        else if (p->kind == P_DATA) on_data(w, p, (const double *)(b->data + p->off));
-        else on_end(w);
-    }
-    b->np = 0;
-    b->used = 0;
+    if (p->kind == P_BEGIN) on_begin(w, p);
+    else if (p->kind == P_DATA) on_data(w, p, (const double *)(w->ring + p->off));
+    else on_end(w);
     w->s.t_writing += gale_wtime() - t;
+}
+
+/* Writes the next handed-over piece and frees its space; called with mu
+ * held, returns with it held. */
+static void write_next(gale_writer_t *w)
+{
+    piece_t *p = &w->q[w->qdone % QCAP];
+    pthread_mutex_unlock(&w->mu);
+    process(w, p);
+    pthread_mutex_lock(&w->mu);
+    w->used -= p->span;
+    w->qdone++;
+    pthread_cond_broadcast(&w->cv_free);
 }
 
 /* On the HDF5 thread, before the first file: the file access property list
@@ -459,14 +487,8 @@ static void *thread_main(void *arg)
     writer_start(w);
     pthread_mutex_lock(&w->mu);
     for (;;) {
-        buf_t *b = &w->bufs[w->wi % w->nbuf];
-        if (b->state == B_FULL) {
-            pthread_mutex_unlock(&w->mu);
-            process(w, b);
-            pthread_mutex_lock(&w->mu);
-            b->state = B_FREE;
-            w->wi++;
-            pthread_cond_broadcast(&w->cv_free);
+        if (w->qdone < w->qready) {
+            write_next(w);
         } else if (w->exec_fn) {
             int (*fn)(void *) = w->exec_fn;
             pthread_mutex_unlock(&w->mu);
@@ -489,61 +511,47 @@ static void *thread_main(void *arg)
 
 /* ---- the client's side ---- */
 
-/* The next buffer of the ring; waits (blocked time) while the writer has it. */
-static void acquire(gale_writer_t *w)
+/* Hands over every piece queued so far (all are complete: the client fills
+ * a piece before its next call); called with mu held. Synchronous mode
+ * writes them now, on this thread, as the client's blocked time. */
+static void hand_over(gale_writer_t *w)
 {
-    if (w->cur >= 0) return;
-    buf_t *b = &w->bufs[w->mi % w->nbuf];
-    pthread_mutex_lock(&w->mu);
-    if (b->state != B_FREE) {
-        double t = gale_wtime();
-        while (b->state != B_FREE) pthread_cond_wait(&w->cv_free, &w->mu);
-        w->s.t_blocked += gale_wtime() - t;
-    }
-    b->state = B_FILLING;
-    pthread_mutex_unlock(&w->mu);
-    w->cur = (int)(w->mi % w->nbuf);
-}
-
-static void submit(gale_writer_t *w)
-{
-    if (w->cur < 0) return;
-    buf_t *b = &w->bufs[w->cur];
-    w->cur = -1;
-    w->mi++;
-    if (!w->threaded) {
-        /* synchronous: the model waits for the writes themselves */
-        double t = gale_wtime();
-        process(w, b);
-        b->state = B_FREE;
-        w->wi++;
-        w->s.t_blocked += gale_wtime() - t;
+    w->qready = w->qn;
+    if (w->threaded) {
+        pthread_cond_signal(&w->cv_full);
         return;
     }
-    pthread_mutex_lock(&w->mu);
-    b->state = B_FULL;
-    pthread_cond_signal(&w->cv_full);
-    pthread_mutex_unlock(&w->mu);
+    double t = gale_wtime();
+    while (w->qdone < w->qready) write_next(w);
+    w->s.t_blocked += gale_wtime() - t;
 }
 
-/* Room for a piece of `bytes` (64-byte aligned) in the current buffer. */
+/* Queues a piece with `bytes` of ring space (64-byte aligned), waiting
+ * while the ring is full. */
 static int add_piece(gale_writer_t *w, const piece_t *p, size_t bytes, piece_t **out)
 {
     if (w->finished) GALE_ERROR(GALE_ERR_INTERNAL, "output after the writer finished");
-    if (w->cur >= 0 && (w->bufs[w->cur].used + 63) / 64 * 64 + bytes > w->bufbytes) submit(w);
-    acquire(w);
-    buf_t *b = &w->bufs[w->cur];
-    if (b->np == b->cap) {
-        int cap = b->cap ? 2 * b->cap : 64;
-        piece_t *q = realloc(b->p, (size_t)cap * sizeof *q);
-        if (!q) GALE_ERROR(GALE_ERR_MEM, "out of memory for output pieces");
-        b->p = q;
-        b->cap = cap;
+    bytes = (bytes + 63) / 64 * 64;
+    pthread_mutex_lock(&w->mu);
+    hand_over(w);
+    if (w->used == 0) w->head = 0; /* an empty ring starts again at 0 */
+    size_t off = w->head + bytes > w->cap ? 0 : w->head;
+    size_t span = off == 0 && w->head ? w->cap - w->head + bytes : bytes;
+    if (w->used + span > w->cap || w->qn - w->qdone >= QCAP) {
+        double t = gale_wtime();
+        while (w->used + span > w->cap || w->qn - w->qdone >= QCAP)
+            pthread_cond_wait(&w->cv_free, &w->mu);
+        w->s.t_blocked += gale_wtime() - t;
+        if (w->used == 0) off = 0, span = bytes;
     }
-    piece_t *q = &b->p[b->np++];
+    w->used += span;
+    w->head = off + bytes;
+    piece_t *q = &w->q[w->qn % QCAP];
     *q = *p;
-    q->off = (b->used + 63) / 64 * 64;
-    b->used = q->off + bytes;
+    q->off = off;
+    q->span = span;
+    w->qn++;
+    pthread_mutex_unlock(&w->mu);
     *out = q;
     return GALE_OK;
 }
@@ -577,7 +585,7 @@ int gale_writer_put(gale_writer_t *w, int var, int piece, double **dst)
     gale_writer_piece_rows(w, var, piece, &r0, &r1);
     piece_t p = {.kind = P_DATA, .var = var, .row0 = r0, .nrows = r1 - r0}, *q;
     GALE_CALL(add_piece(w, &p, (size_t)(r1 - r0) * (size_t)rowlen(w, var) * sizeof(double), &q));
-    *dst = (double *)(w->bufs[w->cur].data + q->off);
+    *dst = (double *)(w->ring + q->off);
     return GALE_OK;
 }
 
@@ -585,15 +593,17 @@ int gale_writer_end(gale_writer_t *w)
 {
     piece_t p = {.kind = P_END}, *q;
     GALE_CALL(add_piece(w, &p, 0, &q));
-    submit(w);
+    pthread_mutex_lock(&w->mu);
+    hand_over(w);
+    pthread_mutex_unlock(&w->mu);
     return GALE_OK;
 }
 
 int gale_writer_exec(gale_writer_t *w, int (*fn)(void *), void *arg)
 {
     if (!w->threaded || w->finished) return fn(arg);
-    submit(w);
     pthread_mutex_lock(&w->mu);
+    hand_over(w);
     w->exec_fn = fn;
     w->exec_arg = arg;
     w->exec_done = 0;
@@ -607,20 +617,22 @@ int gale_writer_exec(gale_writer_t *w, int (*fn)(void *), void *arg)
 int gale_writer_finish(gale_writer_t *w)
 {
     if (w->finished || !w->started) return GALE_OK;
-    submit(w);
-    double t = gale_wtime();
+    pthread_mutex_lock(&w->mu);
+    hand_over(w); /* synchronous: writes what is left, as blocked time */
     if (w->threaded) {
-        /* The thread writes every full buffer before it looks at stop. */
-        pthread_mutex_lock(&w->mu);
+        /* The final drain: the thread writes every piece handed over before
+         * it looks at stop. */
+        double t = gale_wtime();
         w->stop = 1;
         pthread_cond_signal(&w->cv_full);
         pthread_mutex_unlock(&w->mu);
         pthread_join(w->thread, NULL);
         w->threaded = 0;
+        w->s.t_blocked += gale_wtime() - t;
     } else {
+        pthread_mutex_unlock(&w->mu);
         writer_stop(w);
     }
-    w->s.t_blocked += gale_wtime() - t;
     w->finished = 1;
     return GALE_OK;
 }
@@ -694,7 +706,6 @@ int gale_writer_create(gale_writer_t **wp, const gale_writer_opts_t *o, MPI_Comm
     w->comm = w->gcomm = MPI_COMM_NULL;
     w->info = MPI_INFO_NULL;
     w->fapl = H5I_INVALID_HID;
-    w->cur = -1;
     w->s.t_first_open = w->s.t_last_close = -1;
     w->t_create = gale_wtime();
     pthread_mutex_init(&w->mu, NULL);
@@ -733,7 +744,7 @@ int gale_writer_create(gale_writer_t **wp, const gale_writer_opts_t *o, MPI_Comm
     w->o.cs = cs;
 
     /* Pieces: as many per variable on every rank, each fitting a buffer. */
-    w->bufbytes = (size_t)(o->buffer_mib * 1048576.0);
+    w->bufbytes = (size_t)(o->buffer_mib * 1048576.0) / 64 * 64;
     int64_t most[2] = {o->ncell, o->nedge};
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_INT64_T, MPI_MAX, w->comm));
     GALE_ALLOC(w->rpp, o->nvars);
@@ -750,14 +761,14 @@ int gale_writer_create(gale_writer_t **wp, const gale_writer_opts_t *o, MPI_Comm
         w->npieces[v] = (int)((n + rpp - 1) / rpp);
         if (w->npieces[v] < 1) w->npieces[v] = 1;
     }
-    /* The buffers: untouched memory costs nothing until the model fills it. */
+    /* The ring (synchronous: one buffer): untouched memory costs nothing
+     * until the model fills it. */
     w->threaded = !o->synchronous;
-    w->nbuf = w->threaded ? o->nbuffers : 1;
-    GALE_ALLOC(w->bufs, w->nbuf);
-    for (int b = 0; b < w->nbuf; b++)
-        if (!(w->bufs[b].data = malloc(w->bufbytes)))
-            GALE_ERROR(GALE_ERR_MEM, "cannot allocate %d output buffers of %g MiB", w->nbuf,
-                       o->buffer_mib);
+    w->cap = (size_t)(w->threaded ? o->nbuffers : 1) * w->bufbytes;
+    GALE_ALLOC(w->q, QCAP);
+    if (!(w->ring = malloc(w->cap)))
+        GALE_ERROR(GALE_ERR_MEM, "cannot allocate %d output buffers of %g MiB",
+                   w->threaded ? o->nbuffers : 1, o->buffer_mib);
 
     if (o->mode == GALE_WRITER_AGGREGATED) GALE_CALL(setup_groups(w));
     if (o->mode == GALE_WRITER_SHARED) {
@@ -792,12 +803,9 @@ void gale_writer_free(gale_writer_t **wp)
     if (!w) return;
     gale_writer_finish(w);
     if (w->open) gale_outfile_abort(&w->of);
-    for (int b = 0; b < w->nbuf && w->bufs; b++) {
-        for (int i = 0; i < w->bufs[b].np; i++) free(w->bufs[b].p[i].fvars);
-        free(w->bufs[b].data);
-        free(w->bufs[b].p);
-    }
-    gale_free(w->bufs);
+    for (long i = w->qdone; w->q && i < w->qn; i++) free(w->q[i % QCAP].fvars);
+    gale_free(w->q);
+    free(w->ring);
     for (int l = 0; l < 2; l++) {
         gale_free(w->mrows[l]);
         gale_free(w->moff[l]);

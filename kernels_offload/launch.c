@@ -17,16 +17,10 @@
  * unified_shared_memory` would fix the mode at compile time, and under it
  * clang 19 returns NULL from omp_get_mapped_ptr. */
 #include "gale_base.h"
+#include "gale_koffload.h" /* GALE_SIMD, and what sibling launch files share */
 
 #include <omp.h>
 
-/* GPU device passes: an `omp simd` there only yields "loop not vectorized"
- * warnings (DESIGN.md section 8). The x86_64 host-offload image keeps it. */
-#if defined(__NVPTX__) || defined(__AMDGPU__)
-#define GALE_SIMD
-#else
-#define GALE_SIMD _Pragma("omp simd")
-#endif
 #include "gale_kbodies.h"
 
 #include <limits.h>
@@ -44,7 +38,7 @@
 #endif
 
 enum { KIND_INITIAL = 0, KIND_HOST = 1, KIND_NVPTX = 2, KIND_AMDGCN = 3 };
-static const char *const kind_names[] = {"initial device (the host CPU, nothing offloaded)",
+static const char *const kind_names[] = {"initial device (the host CPU: nothing offloaded or copied)",
                                          "x86_64 host-offload plugin", "NVIDIA GPU", "AMD GPU"};
 
 static struct {
@@ -107,6 +101,28 @@ static void map_to(const void *p, size_t bytes)
     maps[nmaps].p = p;
     maps[nmaps++].bytes = bytes;
     g.x.const_h2d += (double)bytes;
+}
+
+/* ---- shared with the other launch files of this folder (gale_koffload.h) ---- */
+int gale_koff_dev(void) { return g.dev; }
+void *gale_koff_ptr(const void *host) { return dptr(host); }
+void gale_koff_map(const void *host, size_t bytes) { map_to(host, bytes); }
+void gale_koff_count_small(double h2d, double d2h)
+{
+    g.x.small_h2d += h2d;
+    g.x.small_d2h += d2h;
+}
+
+void gale_koff_unmap(const void *host)
+{
+    for (int i = 0; i < nmaps; i++)
+        if (maps[i].p == host) {
+            const char *c = host;
+            size_t b = maps[i].bytes;
+#pragma omp target exit data map(delete : c[0 : b]) device(g.dev)
+            maps[i] = maps[--nmaps];
+            return;
+        }
 }
 
 /* A dot weight of n doubles: copied when first seen (it must not change). */

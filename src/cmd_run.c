@@ -10,6 +10,7 @@
 #include "gale_base.h"
 #include "gale_io.h"
 #include "gale_model.h"
+#include "gale_output.h"
 #include "gale_report.h"
 #include "gale_restart.h"
 
@@ -131,17 +132,30 @@ static void print_header(const gale_model_t *m)
              c->solver.reproducible_sums ? "reproducible" : "plain");
 }
 
-static int write_report(const char *path, gale_model_t *m, const gale_timing_t *tm, double wall,
-                        const double sums[4], double omega, double omega0, long long halo_bytes,
-                        long long halo_msgs, const double xf[8])
+/* What the end of a run measured, for the summary and the report. */
+typedef struct {
+    int nrun;                        /* steps of this run (a restart starts later) */
+    double wall, sums[4], omega, omega0, xf[8];
+    long long halo_bytes, halo_msgs;
+    int transport_only;              /* advection cases: norms, mass, extrema */
+    double norms[3], mass, mass0, qmin0, qmax0, qmin, qmax;
+    int advected_gw;                 /* the advected gravity wave: equator symmetry of b */
+    double asymmetry;
+} run_results_t;
+
+static int write_report(const char *path, gale_model_t *m, const gale_timing_t *tm,
+                        const run_results_t *r, const gale_output_t *out)
 {
+    const double wall = r->wall, *sums = r->sums, *xf = r->xf;
+    const double omega = r->omega, omega0 = r->omega0;
+    const long long halo_bytes = r->halo_bytes, halo_msgs = r->halo_msgs;
     char tmp[4096], mpi[MPI_MAX_LIBRARY_VERSION_STRING + 32], h5[64], hex[17];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f) GALE_ERROR(GALE_ERR_IO, "cannot write '%s': %s", tmp, strerror(errno));
     const gale_config_t *c = &m->cfg;
     const gale_solver_stats_t *st = gale_solver_stats(m->solver);
-    const int steps = m->step;
+    const int steps = r->nrun;
     const double colupd = (double)m->cs.ncells * c->extrusion.levels * steps;
     gale_json_t j;
     gale_json_open(&j, f);
@@ -228,6 +242,7 @@ static int write_report(const char *path, gale_model_t *m, const gale_timing_t *
                                       "reduction_h2d_bytes_per_step", "reduction_d2h_bytes_per_step"};
     for (int i = 0; i < 8; i++) gale_json_num(&j, xn[i], xf[i]);
     gale_json_end(&j, '}');
+    gale_output_json(out, &j);
     if (c->initial.kase == GALE_CASE_NORMAL_MODE) {
         gale_json_obj(&j, "normal_mode");
         gale_json_str(&j, "mode", gale_config_choice("initial", "mode", c->initial.mode));
@@ -236,6 +251,24 @@ static int write_report(const char *path, gale_model_t *m, const gale_timing_t *
         gale_json_num(&j, "rel_error", omega > 0 ? (omega - omega0) / omega0 : 0);
         gale_json_end(&j, '}');
     }
+    if (r->transport_only) {
+        gale_json_obj(&j, "error_norms"); /* Williamson et al. 1992, volume-weighted */
+        gale_json_num(&j, "l1", r->norms[0]);
+        gale_json_num(&j, "l2", r->norms[1]);
+        gale_json_num(&j, "linf", r->norms[2]);
+        gale_json_end(&j, '}');
+        gale_json_obj(&j, "transport");
+        gale_json_num(&j, "dt", m->dt);
+        gale_json_num(&j, "mass_initial", r->mass0);
+        gale_json_num(&j, "mass_final", r->mass);
+        gale_json_num(&j, "mass_rel_change", (r->mass - r->mass0) / r->mass0);
+        gale_json_num(&j, "q_min_initial", r->qmin0);
+        gale_json_num(&j, "q_max_initial", r->qmax0);
+        gale_json_num(&j, "q_min", r->qmin);
+        gale_json_num(&j, "q_max", r->qmax);
+        gale_json_end(&j, '}');
+    }
+    if (r->advected_gw) gale_json_num(&j, "b_equator_asymmetry", r->asymmetry);
     gale_json_close(&j);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
@@ -249,75 +282,91 @@ static int write_report(const char *path, gale_model_t *m, const gale_timing_t *
     return GALE_OK;
 }
 
-static int run(const run_args_t *a, MPI_Comm comm, int rank)
+/* The run after set-up: restart, time loop, summary and report. */
+static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp, MPI_Comm comm,
+                     int rank)
 {
-    gale_config_t cfg;
-    GALE_CALL(gale_config_load(&cfg, a->config, a->noverrides, a->overrides, comm));
-    gale_log_setup(rank, cfg.logging.level);
-    GALE_CALL(check_report_path(a->report, comm, rank));
-    gale_model_t m;
-    GALE_CALL(gale_model_setup(&m, &cfg, comm));
-    print_header(&m);
-    GALE_CALL(gale_restart_setup(&m, a->restart));
-    const int steps = cfg.timestepping.steps, every = cfg.logging.progress_every;
+    const gale_config_t cfg = m->cfg;
+    print_header(m);
+    GALE_CALL(gale_restart_setup(m, a->restart));
+    GALE_CALL(gale_output_init(outp, m));
+    gale_output_t *out = *outp;
+    const int steps = m->steps, every = cfg.logging.progress_every;
     gale_timer_reset();
     gale_kxfer_t x0, x1;
     gale_k_transfers(&x0);
-    const int step0 = m.step;
+    const int step0 = m->step;
     GALE_MPI(MPI_Barrier(comm));
     const double t0 = gale_wtime();
-    for (int s = m.step; s < steps; s++) {
-        GALE_CALL(gale_model_step(&m));
-        GALE_CALL(gale_restart_checkpoint(&m));
-        if (every > 0 && (m.step % every == 0 || m.step == steps)) {
-            const gale_solver_stats_t *st = gale_solver_stats(m.solver);
+    for (int s = m->step; s < steps; s++) {
+        GALE_CALL(gale_model_step(m));
+        GALE_CALL(gale_output_step(out, m));
+        GALE_CALL(gale_restart_checkpoint(m));
+        if (every > 0 && (m->step % every == 0 || m->step == steps)) {
+            const gale_solver_stats_t *st = gale_solver_stats(m->solver);
             double el = gale_wtime() - t0;
             gale_log(GALE_LOG_INFO,
                      "step %5d/%d  t %9.1f s  %s it %3d  |r|/|b| %.2e  dE/E0 %+.3e  max|w| %.3e m/s"
                      "  elapsed %.2f s  left %.2f s",
-                     m.step, steps, m.time, gale_solver_method_name(cfg.solver.method),
+                     m->step, steps, m->time, gale_solver_method_name(cfg.solver.method),
                      st->last_iterations, st->last_bnorm > 0 ? st->last_rnorm / st->last_bnorm : 0,
-                     m.energy0 > 0 ? (m.energy - m.energy0) / m.energy0 : 0, m.max_w, el,
-                     el / m.step * (steps - m.step));
+                     m->energy0 > 0 ? (m->energy - m->energy0) / m->energy0 : 0, m->max_w, el,
+                     el / (m->step - step0) * (steps - m->step));
         }
     }
-    const double wall = gale_wtime() - t0;
+    GALE_CALL(gale_output_finalize(out)); /* the final drain counts in wall */
+    run_results_t rr = {.wall = gale_wtime() - t0, .nrun = m->step - step0};
+    const double wall = rr.wall;
     /* host<->device bytes per step of this run, summed over ranks: total
      * h2d, d2h, then fields, halo staging and reductions (h2d, d2h) */
     gale_k_transfers(&x1);
-    const double nrun = m.step > step0 ? m.step - step0 : 1;
-    double xf[8] = {x1.field_h2d + x1.halo_h2d + x1.small_h2d + x1.const_h2d -
+    const double xsteps = m->step > step0 ? m->step - step0 : 1;
+    double *xf = rr.xf;
+    const double xf0[8] = {x1.field_h2d + x1.halo_h2d + x1.small_h2d + x1.const_h2d -
                         (x0.field_h2d + x0.halo_h2d + x0.small_h2d + x0.const_h2d),
                     x1.field_d2h + x1.halo_d2h + x1.small_d2h -
                         (x0.field_d2h + x0.halo_d2h + x0.small_d2h),
                     x1.field_h2d - x0.field_h2d, x1.field_d2h - x0.field_d2h,
                     x1.halo_h2d - x0.halo_h2d,   x1.halo_d2h - x0.halo_d2h,
                     x1.small_h2d - x0.small_h2d, x1.small_d2h - x0.small_d2h};
-    for (int i = 0; i < 8; i++) xf[i] /= nrun;
+    for (int i = 0; i < 8; i++) xf[i] = xf0[i] / xsteps;
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, xf, 8, MPI_DOUBLE, MPI_SUM, comm));
-    double sums[4];
-    GALE_CALL(gale_model_checksums(&m, sums));
+    double *sums = rr.sums;
+    GALE_CALL(gale_model_checksums(m, sums));
     gale_timing_t tm;
     GALE_CALL(gale_timing_reduce(comm, wall, &tm));
-    long long hb = (long long)gale_halo_bytes(m.halo_p), hm = gale_halo_messages(m.halo_p);
+    long long hb = (long long)gale_halo_bytes(m->halo_p), hm = gale_halo_messages(m->halo_p);
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &hb, 1, MPI_LONG_LONG, MPI_SUM, comm));
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &hm, 1, MPI_LONG_LONG, MPI_SUM, comm));
-    double omega, omega0;
-    gale_model_mode_frequency(&m, &omega, &omega0);
+    rr.halo_bytes = hb;
+    rr.halo_msgs = hm;
+    gale_model_mode_frequency(m, &rr.omega, &rr.omega0);
+    const double omega = rr.omega, omega0 = rr.omega0;
+    if (m->transport == GALE_TRANSPORT_ONLY) {
+        rr.transport_only = 1;
+        GALE_CALL(gale_transport_norms(m->tr, m, m->time, rr.norms));
+        GALE_CALL(gale_transport_mass(m->tr, m, &rr.mass));
+        rr.mass0 = m->tr->mass0;
+        rr.qmin0 = m->tr->qmin0, rr.qmax0 = m->tr->qmax0, rr.qmin = m->tr->qmin, rr.qmax = m->tr->qmax;
+    } else if (m->transport == GALE_TRANSPORT_ADVECTED_GW) {
+        rr.advected_gw = 1;
+        GALE_CALL(gale_model_equator_asymmetry(m, &rr.asymmetry));
+    }
 
-    const gale_solver_stats_t *st = gale_solver_stats(m.solver);
-    const double colupd = (double)m.cs.ncells * cfg.extrusion.levels * steps;
+    const gale_solver_stats_t *st = gale_solver_stats(m->solver);
+    const int nrun = rr.nrun;
+    const double colupd = (double)m->cs.ncells * cfg.extrusion.levels * nrun;
     if (rank == 0) {
         char hex[17];
         printf("\n== summary ==\n");
-        printf("steps %d, wall %.3f s, %.4f s per step, setup %.3f s\n", steps, wall,
-               steps ? wall / steps : 0, m.setup_s);
+        printf("steps %d (to step %d), wall %.3f s, %.4f s per step, setup %.3f s\n", nrun, m->step,
+               wall, nrun ? wall / nrun : 0, m->setup_s);
         printf("figure of merit: %.4e column updates/s, %.4e per core (%d ranks x %d threads)\n",
-               wall > 0 ? colupd / wall : 0, wall > 0 ? colupd / wall / (m.nranks * m.nthreads) : 0,
-               m.nranks, m.nthreads);
+               wall > 0 ? colupd / wall : 0, wall > 0 ? colupd / wall / (m->nranks * m->nthreads) : 0,
+               m->nranks, m->nthreads);
         printf("energy: initial %.10e, final %.10e, relative change %+.3e, max step increase %+.3e\n",
-               m.energy0, m.energy, m.energy0 > 0 ? (m.energy - m.energy0) / m.energy0 : 0,
-               m.max_step_increase);
+               m->energy0, m->energy, m->energy0 > 0 ? (m->energy - m->energy0) / m->energy0 : 0,
+               m->max_step_increase);
         printf("solver: %s + %s, %ld solves, %ld iterations (mean %.2f), %ld global sums, final "
                "|r|/|b| %.3e, %s\n",
                gale_solver_method_name(cfg.solver.method), gale_solver_pc_name(cfg.solver.preconditioner),
@@ -332,6 +381,15 @@ static int run(const run_args_t *a, MPI_Comm comm, int rank)
         if (cfg.initial.kase == GALE_CASE_NORMAL_MODE)
             printf("normal mode: omega measured %.8e, analytic %.8e, relative error %+.4e\n", omega,
                    omega0, omega > 0 ? (omega - omega0) / omega0 : 0);
+        if (rr.transport_only)
+            printf("transport: error norms l1 %.6e, l2 %.6e, linf %.6e; mass change %+.3e; "
+                   "q in [%.17g, %.17g] over the run (initially [%.17g, %.17g])\n",
+                   rr.norms[0], rr.norms[1], rr.norms[2], (rr.mass - rr.mass0) / rr.mass0, rr.qmin,
+                   rr.qmax, rr.qmin0, rr.qmax0);
+        if (rr.advected_gw)
+            printf("advected gravity wave: b equator asymmetry max|b(lat) - b(-lat)| / max|b| = %.3e\n",
+                   rr.asymmetry);
+        gale_output_summary(out, stdout);
         printf("checksums (bits of sum(x*x)):\n");
         for (int i = 0; i < 4; i++) {
             gale_hex_bits(sums[i], hex);
@@ -343,11 +401,27 @@ static int run(const run_args_t *a, MPI_Comm comm, int rank)
     }
     int status = GALE_OK;
     if (rank == 0 && a->report) {
-        status = write_report(a->report, &m, &tm, wall, sums, omega, omega0, hb, hm, xf);
+        status = write_report(a->report, m, &tm, &rr, out);
         if (status == GALE_OK) gale_log(GALE_LOG_INFO, "report: %s", a->report);
     }
-    gale_model_free(&m);
     return status;
+}
+
+static int run(const run_args_t *a, MPI_Comm comm, int rank)
+{
+    gale_config_t cfg;
+    GALE_CALL(gale_config_load(&cfg, a->config, a->noverrides, a->overrides, comm));
+    gale_log_setup(rank, cfg.logging.level);
+    GALE_CALL(check_report_path(a->report, comm, rank));
+    gale_model_t m;
+    GALE_CALL(gale_model_setup(&m, &cfg, comm));
+    gale_output_t *out = NULL;
+    /* whatever happens next, the writer thread is stopped (no temporary file
+     * left, no HDF5 call racing MPI_Finalize) and the model freed */
+    int st = run_model(a, &m, &out, comm, rank);
+    gale_output_free(&out);
+    gale_model_free(&m);
+    return st;
 }
 
 int gale_cmd_run(int argc, char **argv)

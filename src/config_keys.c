@@ -1,6 +1,8 @@
 /* The table of configuration keys: the one place a key is described. */
 #include "gale_config.h"
 
+#include "gale_base.h"
+
 #include <float.h>
 #include <stddef.h>
 
@@ -38,7 +40,8 @@ const gale_key_t gale_keys[] = {
      "Crank-Nicolson off-centring weight of the new time level (0.5: centred)"},
 
     {"initial", "case", GALE_KT_ENUM, OFF(initial.kase), "gravity_wave", 0, 0,
-     "gravity_wave|balanced|normal_mode", "initial state / test case"},
+     "gravity_wave|balanced|normal_mode|cosine_bell|deformational|gravity_wave_advected",
+     "initial state / test case (docs/numerics.md, docs/transport.md)"},
     {"initial", "mode", GALE_KT_ENUM, OFF(initial.mode), "vertical", 0, 0, "vertical|horizontal",
      "normal_mode: horizontally uniform vertical mode, or spherical-harmonic horizontal mode"},
     {"initial", "vertical_wavenumber", GALE_KT_INT, OFF(initial.vertical_wavenumber), "1", 1, 4096,
@@ -59,6 +62,19 @@ const gale_key_t gale_keys[] = {
      "gravity_wave: longitude of the perturbation centre [degrees]"},
     {"initial", "centre_lat", GALE_KT_REAL, OFF(initial.centre_lat), "0.0", -90, 90, NULL,
      "gravity_wave: latitude of the perturbation centre [degrees]"},
+
+    {"transport", "wind", GALE_KT_ENUM, OFF(transport.wind), "none", 0, 0,
+     "none|solid_body|deformational",
+     "background wind advecting the gravity-wave case (the advection cases set their own)"},
+    {"transport", "u0", GALE_KT_REAL, OFF(transport.u0), "0.0", 0.0, BIG, NULL,
+     "solid-body wind speed [m/s] (0: the case's own: 2 pi a / 12 days for cosine_bell, 20 m/s "
+     "for the gravity wave)"},
+    {"transport", "alpha", GALE_KT_REAL, OFF(transport.alpha), "0.0", -GALE_PI, GALE_PI, NULL,
+     "solid-body rotation axis tilt [rad] (Williamson: 0, 0.05, pi/2-0.05, pi/2)"},
+    {"transport", "cfl", GALE_KT_REAL, OFF(transport.cfl), "0.5", 1e-6, 1.0, NULL,
+     "advective Courant number: sets the transport step (outflow per step / cell content)"},
+    {"transport", "days", GALE_KT_REAL, OFF(transport.days), "12.0", 1e-9, 1e6, NULL,
+     "length of the cosine_bell and deformational runs [days] (steps follow from cfl)"},
 
     {"solver", "method", GALE_KT_ENUM, OFF(solver.method), "cg", 0, 0,
      "cg|pipelined_cg|bicgstab|gcr", "Krylov method for the Helmholtz problem"},

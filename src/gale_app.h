@@ -7,6 +7,7 @@
 int gale_cmd_run(int argc, char **argv);        /* MPI: the model */
 int gale_cmd_partition(int argc, char **argv);  /* serial: partition statistics */
 int gale_cmd_mesh(int argc, char **argv);       /* serial: write the mesh file */
+int gale_cmd_iobench(int argc, char **argv);    /* MPI: the I/O benchmark */
 int gale_cmd_version(void);
 const char *gale_version(void);
 /* Shared by the commands: the build description printed by --version and

@@ -33,7 +33,10 @@ typedef struct {
 
 /* Enum values: the index in the key's choices list. */
 enum { GALE_EXT_UNIFORM = 0, GALE_EXT_STRETCHED = 1 };
-enum { GALE_CASE_GRAVITY_WAVE = 0, GALE_CASE_BALANCED = 1, GALE_CASE_NORMAL_MODE = 2 };
+enum {
+    GALE_CASE_GRAVITY_WAVE = 0, GALE_CASE_BALANCED = 1, GALE_CASE_NORMAL_MODE = 2,
+    GALE_CASE_COSINE_BELL = 3, GALE_CASE_DEFORMATIONAL = 4, GALE_CASE_GRAVITY_WAVE_ADVECTED = 5
+};
 enum { GALE_MODE_VERTICAL = 0, GALE_MODE_HORIZONTAL = 1 };
 enum { GALE_IO_SHARED = 0, GALE_IO_PER_RANK = 1, GALE_IO_AGGREGATED = 2 };
 enum { GALE_IO_ON_ERROR_ABORT = 0, GALE_IO_ON_ERROR_CONTINUE = 1 };
@@ -57,6 +60,7 @@ typedef struct {
         int max_iterations, reproducible_sums, fail_on_non_converged, monitor_convergence;
         int precision, gcr_restart, replace_every;
     } solver;
+    struct { int wind; double u0, alpha, cfl, days; } transport;
     struct { int method; } partitioning;
     struct { int depth, redundant_computation, overlap, gpu_aware; } halo;
     struct { int memory; } offload;

@@ -10,10 +10,15 @@
 #include "gale_kernels.h"
 #include "gale_partition.h"
 #include "gale_solver.h"
+#include "gale_transport.h"
 
 #include <mpi.h>
 
-typedef struct {
+/* What the case transports: nothing, a tracer only (the advection test
+ * cases: no dynamics), or the gravity-wave fields in a background wind. */
+enum { GALE_TRANSPORT_NONE = 0, GALE_TRANSPORT_ONLY = 1, GALE_TRANSPORT_ADVECTED_GW = 2 };
+
+typedef struct gale_model {
     gale_config_t cfg;
     MPI_Comm comm;
     int rank, nranks, nthreads;
@@ -34,7 +39,12 @@ typedef struct {
     gale_gsum_t gsum;               /* the solver's: [solver] reproducible_sums */
     gale_gsum_t gsum_diag;          /* energy, checksums: always reproducible */
     gale_solver_t *solver;
+    /* transport (NULL when the case has none) */
+    int transport;                  /* GALE_TRANSPORT_* */
+    gale_transport_t *tr;
     /* state of the run */
+    int steps;                      /* steps of the run ([timestepping] steps, or from the CFL) */
+    double dt;                      /* model time step */
     int step;
     double time;
     double energy0, energy, max_step_increase, max_u, max_w;
@@ -57,6 +67,10 @@ int gale_model_energy(gale_model_t *m, double *e);
 /* sum(x*x) over owned entities and all levels of u, w, b, p, reproducibly. */
 int gale_model_checksums(gale_model_t *m, double sums[4]);
 extern const char *const gale_prognostic_names[4];
+
+/* Collective: max |b(lon,lat) - b(lon,-lat)| / max |b| over all cells and
+ * levels (the mirror cell of (p,i,j) is (p,i,N-1-j), panels 4 and 5 swapped). */
+int gale_model_equator_asymmetry(gale_model_t *m, double *asym);
 
 /* Normal modes: the measured and the analytic angular frequency [1/s];
  * measured is 0 when fewer than two zero crossings were seen. */

@@ -128,7 +128,10 @@ static int initial_state(gale_model_t *m)
     const double amp = cfg->initial.amplitude, c2 = m->km.c2, n2 = m->km.n2;
     /* u, w start at rest in every case (fields are zero-filled) */
     switch (cfg->initial.kase) {
-    case GALE_CASE_GRAVITY_WAVE: {
+    case GALE_CASE_COSINE_BELL:
+    case GALE_CASE_DEFORMATIONAL: break; /* the tracer is set up by the transport */
+    case GALE_CASE_GRAVITY_WAVE:
+    case GALE_CASE_GRAVITY_WAVE_ADVECTED: {
         /* DCMIP 2012 test 3-1 perturbation, b = g dtheta / theta0 */
         const double lonc = cfg->initial.centre_lon * GALE_PI / 180.0;
         const double latc = cfg->initial.centre_lat * GALE_PI / 180.0;
@@ -249,6 +252,58 @@ int gale_model_checksums(gale_model_t *m, double sums[4])
     return GALE_OK;
 }
 
+/* Which transport the configuration asks for; bad combinations are input errors. */
+static int transport_kind(const gale_config_t *cfg, int *kind)
+{
+    const int kase = cfg->initial.kase, wind = cfg->transport.wind;
+    *kind = GALE_TRANSPORT_NONE;
+    if (kase == GALE_CASE_COSINE_BELL || kase == GALE_CASE_DEFORMATIONAL) {
+        *kind = GALE_TRANSPORT_ONLY;
+        if (wind != GALE_WIND_NONE)
+            GALE_ERROR(GALE_ERR_INPUT, "[transport] wind = %s: case %s sets its own wind; leave wind = none",
+                       gale_config_choice("transport", "wind", wind),
+                       gale_config_choice("initial", "case", kase));
+    } else if (kase == GALE_CASE_GRAVITY_WAVE_ADVECTED ||
+               (kase == GALE_CASE_GRAVITY_WAVE && wind == GALE_WIND_SOLID)) {
+        *kind = GALE_TRANSPORT_ADVECTED_GW;
+        if (wind == GALE_WIND_DEFORM)
+            GALE_ERROR(GALE_ERR_INPUT, "[transport] wind = deformational: only case = deformational "
+                       "uses it; the gravity wave is advected by solid_body");
+    } else if (wind != GALE_WIND_NONE) {
+        GALE_ERROR(GALE_ERR_INPUT, "[transport] wind = %s: case %s is not advected (use case = "
+                   "gravity_wave or gravity_wave_advected)",
+                   gale_config_choice("transport", "wind", wind),
+                   gale_config_choice("initial", "case", kase));
+    }
+    return GALE_OK;
+}
+
+/* Transport set-up; the advection cases take their time step from the CFL
+ * number and their length from [transport] days, the advected gravity wave
+ * sub-steps its transport within the model step. */
+static int setup_transport(gale_model_t *m)
+{
+    GALE_ALLOC(m->tr, 1);
+    GALE_CALL(gale_transport_setup(m->tr, m));
+    double h;
+    int n;
+    if (m->transport == GALE_TRANSPORT_ONLY) {
+        GALE_CALL(gale_transport_dt(m->tr, m, m->cfg.transport.cfl, m->cfg.transport.days * 86400.0,
+                                    &h, &n));
+        m->steps = n;
+        m->dt = h;
+        m->tr->nsub = 1;
+    } else {
+        GALE_CALL(gale_transport_dt(m->tr, m, m->cfg.transport.cfl, 0.0, &h, &n));
+        m->tr->nsub = (int)ceil(m->dt / h);
+    }
+    m->tr->dt = m->dt / m->tr->nsub;
+    gale_log(GALE_LOG_INFO, "transport: %s wind, dt %.6g s (%d sub-step%s per model step), %d steps",
+             m->tr->wind == GALE_WIND_DEFORM ? "deformational (DCMIP 1-1)" : "solid-body",
+             m->tr->dt, m->tr->nsub, m->tr->nsub > 1 ? "s" : "", m->steps);
+    return GALE_OK;
+}
+
 /* OpenMP barriers spin: more ranks x threads than cores on a node makes a
  * run orders of magnitude slower, which users should hear about at once. */
 static int warn_oversubscribed(gale_model_t *m)
@@ -281,8 +336,11 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
     if (m->nranks > m->cs.ncells)
         GALE_ERROR(GALE_ERR_INPUT, "%d ranks for mesh C%d: at most %lld (one column each)",
                    m->nranks, cfg->mesh.n, (long long)m->cs.ncells);
+    GALE_CALL(transport_kind(cfg, &m->transport));
     GALE_CALL(gale_partition_build(&m->cs, m->nranks, cfg->partitioning.method, &m->part));
-    GALE_CALL(gale_local_build(&m->cs, &m->part, m->rank, cfg->halo.depth, &m->lm));
+    /* the transport stencil reaches two cells out */
+    int depth = m->transport && cfg->halo.depth < 2 ? 2 : cfg->halo.depth;
+    GALE_CALL(gale_local_build(&m->cs, &m->part, m->rank, depth, &m->lm));
     m->hdepth = cfg->halo.redundant_computation ? cfg->halo.depth : 1;
     GALE_CALL(setup_vertical(m));
     GALE_CALL(setup_geometry(m));
@@ -311,7 +369,10 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
         .redundant = cfg->halo.redundant_computation, .overlap = cfg->halo.overlap};
     GALE_CALL(gale_solver_create(&m->solver, &so, comm, &m->lm, &m->km, &m->gsum));
     GALE_CALL(initial_state(m));
-    GALE_ALLOC(m->probe, cfg->timestepping.steps + 1);
+    m->steps = cfg->timestepping.steps;
+    m->dt = cfg->timestepping.dt;
+    if (m->transport) GALE_CALL(setup_transport(m));
+    GALE_ALLOC(m->probe, m->steps + 1);
     GALE_CALL(energy_and_probe(m, &m->energy0, &m->probe[0]));
     m->energy = m->energy0;
     m->setup_s = gale_wtime() - t0;
@@ -320,6 +381,10 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
 
 void gale_model_free(gale_model_t *m)
 {
+    if (m->tr) {
+        gale_transport_free(m->tr);
+        GALE_FREE(m->tr);
+    }
     gale_solver_destroy(&m->solver);
     gale_halo_destroy(&m->halo_p);
     gale_field_t *f[] = {&m->u, &m->w, &m->b, &m->p, &m->ru, &m->fu, &m->rb, &m->ws, &m->fw,
@@ -391,8 +456,14 @@ int gale_model_step(gale_model_t *m)
     const gale_kmesh_t *km = &m->km;
     const gale_local_t *lm = &m->lm;
     const int e0 = lm->nedge[0], c0 = lm->ncell[0];
-    const double dt = m->cfg.timestepping.dt, alpha = m->cfg.timestepping.alpha;
+    const double dt = m->dt, alpha = m->cfg.timestepping.alpha;
     const double cw = (1.0 - alpha) * dt, tau = alpha * dt;
+    if (m->transport) GALE_CALL(gale_transport_step(m->tr, m, m->time, dt));
+    if (m->transport == GALE_TRANSPORT_ONLY) { /* no dynamics */
+        m->step++;
+        m->time += dt;
+        return GALE_OK;
+    }
     double *u = gale_fd(&m->u), *w = gale_fd(&m->w), *b = gale_fd(&m->b), *p = gale_fd(&m->p);
 
     /* explicit halves: Ru = u - cw G_h p, (Rb, W*) per column; needs p's halo */
@@ -426,7 +497,7 @@ int gale_model_step(gale_model_t *m)
     GALE_CALL(check_state(m));
     double e_old = m->energy, probe = 0;
     GALE_CALL(energy_and_probe(m, &m->energy, &probe));
-    if (m->probe && m->step <= m->cfg.timestepping.steps) m->probe[m->step] = probe;
+    if (m->probe && m->step <= m->steps) m->probe[m->step] = probe;
     double inc = (m->energy - e_old) / (m->energy0 > 0 ? m->energy0 : 1);
     if (m->step == 1 || inc > m->max_step_increase) m->max_step_increase = inc;
     return GALE_OK;
@@ -449,7 +520,7 @@ void gale_model_mode_frequency(const gale_model_t *m, double *measured, double *
     /* zero crossings of the probe, linearly interpolated between steps */
     double first = -1, last = -1;
     int n = 0;
-    const double dt = cfg->timestepping.dt;
+    const double dt = m->dt;
     for (int s = 0; s < m->step; s++) {
         double a = m->probe[s], b = m->probe[s + 1];
         if ((a <= 0 && b > 0) || (a >= 0 && b < 0)) {
@@ -460,4 +531,36 @@ void gale_model_mode_frequency(const gale_model_t *m, double *measured, double *
         }
     }
     if (n >= 2) *measured = GALE_PI * (n - 1) / (last - first);
+}
+
+int gale_model_equator_asymmetry(gale_model_t *m, double *asym)
+{
+    /* the whole b field on every rank: a diagnostic for small cases */
+    const int n = m->cs.n, nl1 = m->km.nlev + 1;
+    const size_t total = (size_t)m->cs.ncells * nl1;
+    double *all = NULL;
+    GALE_ALLOC(all, total);
+    GALE_CALL(gale_k_field_to_host(&m->b));
+    const double *b = gale_fd(&m->b);
+    for (int c = 0; c < m->lm.ncell[0]; c++)
+        for (int k = 0; k < nl1; k++)
+            all[(size_t)m->lm.cell_gid[c] * nl1 + k] = b[(size_t)c * m->km.si + k];
+    int st = MPI_Allreduce(MPI_IN_PLACE, all, (int)total, MPI_DOUBLE, MPI_SUM, m->comm);
+    if (st != MPI_SUCCESS) {
+        gale_free(all);
+        GALE_MPI(st);
+    }
+    double dmax = 0, bmax = 0;
+    for (gale_gid_t g = 0; g < m->cs.ncells; g++) {
+        int p, i, j;
+        gale_cs_cell_pij(&m->cs, g, &p, &i, &j);
+        gale_gid_t mg = gale_cs_cell(&m->cs, p < 4 ? p : 9 - p, i, n - 1 - j);
+        for (int k = 0; k < nl1; k++) {
+            dmax = fmax(dmax, fabs(all[(size_t)g * nl1 + k] - all[(size_t)mg * nl1 + k]));
+            bmax = fmax(bmax, fabs(all[(size_t)g * nl1 + k]));
+        }
+    }
+    gale_free(all);
+    *asym = bmax > 0 ? dmax / bmax : 0;
+    return GALE_OK;
 }

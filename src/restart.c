@@ -189,8 +189,25 @@ int gale_restart_write(gale_model_t *m, const char *path)
     ck.probe = m->probe;
     snprintf(ck.writer, sizeof ck.writer, "gale %s", gale_version());
     GALE_CALL(config_text(c, &ck.config));
+    /* the [io] MPI-IO hints serve checkpoints too: on Lustre, striping
+     * matters most for the largest file a run writes */
+    MPI_Info info;
+    GALE_MPI(MPI_Info_create(&info));
+    char v[32];
+    const struct { const char *key; int val; } h[] = {
+        {"cb_nodes", c->io.cb_nodes}, {"cb_buffer_size", c->io.cb_buffer_size},
+        {"striping_factor", c->io.striping_factor}, {"striping_unit", c->io.striping_unit}};
+    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
+        if (h[i].val > 0) {
+            snprintf(v, sizeof v, "%d", h[i].val);
+            MPI_Info_set(info, h[i].key, v);
+        }
+    if (c->io.romio_cb_write != GALE_ROMIO_AUTO)
+        MPI_Info_set(info, "romio_cb_write",
+                     c->io.romio_cb_write == GALE_ROMIO_ENABLE ? "enable" : "disable");
     gale_ckpt_stats_t st;
-    int s = gale_ckpt_write(path, &ck, m->comm, &st);
+    int s = gale_ckpt_write(path, &ck, m->comm, info, &st);
+    MPI_Info_free(&info);
     free(ck.config);
     GALE_CALL(s);
     const double dt = gale_wtime() - t0;

@@ -84,7 +84,8 @@ int gale_error_raise(int code, const char *file, int line, const char *func,
 
 int gale_error_collective(int code)
 {
-    return code == GALE_ERR_INPUT || code == GALE_ERR_SOLVER || code == GALE_ERR_NUMERIC;
+    return code == GALE_ERR_INPUT || code == GALE_ERR_SOLVER || code == GALE_ERR_NUMERIC ||
+           code == GALE_ERR_OUTPUT;
 }
 
 int gale_error_trace(int code, const char *file, int line, const char *func)

@@ -18,7 +18,8 @@ typedef enum {
     GALE_ERR_IO = 5,       /* file system or HDF5 failure */
     GALE_ERR_SOLVER = 6,   /* Krylov solver did not converge (collective) */
     GALE_ERR_NUMERIC = 7,  /* NaN/Inf found by a global check (collective) */
-    GALE_ERR_INTERNAL = 8  /* a broken invariant: a bug in gale */
+    GALE_ERR_INTERNAL = 8, /* a broken invariant: a bug in gale */
+    GALE_ERR_OUTPUT = 9    /* output failed and every rank has agreed to stop (collective) */
 } gale_status_t;
 
 /* Codes that every rank raises together (bad input, a solve that did not

@@ -1,0 +1,129 @@
+/* Transport kernel bodies (one column, one edge), included by both launch
+ * layers like gale_kbodies.h: no parallel directives besides GALE_SIMD, one
+ * fixed evaluation order (neighbours in gid order, sides W,S,E,N). */
+#ifndef GALE_KBODIES_TRANSPORT_H
+#define GALE_KBODIES_TRANSPORT_H
+
+#include "gale_ktransport.h"
+
+#include <math.h>
+
+#ifndef GALE_SIMD
+#define GALE_SIMD
+#endif
+
+/* Barth-Jespersen factor for one face: how much of the increment d fits in
+ * [dmin, dmax] (both relative to the cell value). */
+static inline double gale_kb_bj(double d, double dmin, double dmax)
+{
+    double r = d > 0 ? dmax : dmin;
+    double phi = d != 0 ? r / (d != 0 ? d : 1.0) : 1.0;
+    return phi < 1.0 ? phi : 1.0;
+}
+
+static inline void gale_kb_tr_faces(const gale_ktr_t *tr, int c, int nl, int stride,
+                                    const double *restrict q, double *restrict qf)
+{
+    const int *nb = tr->nb + GALE_TR_NB * c;
+    const double *rc = tr->rc + 4 * GALE_TR_NB * c;
+    const double *q0 = q + (size_t)c * stride;
+    const double *n0 = q + (size_t)nb[0] * stride, *n1 = q + (size_t)nb[1] * stride;
+    const double *n2 = q + (size_t)nb[2] * stride, *n3 = q + (size_t)nb[3] * stride;
+    const double *n4 = q + (size_t)nb[4] * stride, *n5 = q + (size_t)nb[5] * stride;
+    const double *n6 = q + (size_t)nb[6] * stride, *n7 = q + (size_t)nb[7] * stride;
+    double *f0 = qf + (size_t)(4 * c) * stride, *f1 = f0 + stride, *f2 = f1 + stride,
+           *f3 = f2 + stride;
+#define GALE_TR_FACE(s)                                                                    \
+    (rc[8 * (s)] * d0 + rc[8 * (s) + 1] * d1 + rc[8 * (s) + 2] * d2 + rc[8 * (s) + 3] * d3 + \
+     rc[8 * (s) + 4] * d4 + rc[8 * (s) + 5] * d5 + rc[8 * (s) + 6] * d6 + rc[8 * (s) + 7] * d7)
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) {
+        const double qc = q0[k];
+        const double d0 = n0[k] - qc, d1 = n1[k] - qc, d2 = n2[k] - qc, d3 = n3[k] - qc;
+        const double d4 = n4[k] - qc, d5 = n5[k] - qc, d6 = n6[k] - qc, d7 = n7[k] - qc;
+        double dmax = fmax(fmax(fmax(d0, d1), fmax(d2, d3)), fmax(fmax(d4, d5), fmax(d6, d7)));
+        double dmin = fmin(fmin(fmin(d0, d1), fmin(d2, d3)), fmin(fmin(d4, d5), fmin(d6, d7)));
+        /* limit every face increment to the distance to the NEARER local
+         * bound: a linear profile gets that from its opposite face, but a
+         * curved one can lift all faces above a cell at a local minimum and
+         * so carry out more than the cell holds (new minima) */
+        const double room = fmin(fmax(dmax, 0.0), -fmin(dmin, 0.0));
+        dmax = room;
+        dmin = -room;
+        const double e0 = GALE_TR_FACE(0), e1 = GALE_TR_FACE(1), e2 = GALE_TR_FACE(2),
+                     e3 = GALE_TR_FACE(3);
+        double phi = fmin(fmin(gale_kb_bj(e0, dmin, dmax), gale_kb_bj(e1, dmin, dmax)),
+                          fmin(gale_kb_bj(e2, dmin, dmax), gale_kb_bj(e3, dmin, dmax)));
+        f0[k] = qc + phi * e0;
+        f1[k] = qc + phi * e1;
+        f2[k] = qc + phi * e2;
+        f3[k] = qc + phi * e3;
+    }
+#undef GALE_TR_FACE
+}
+
+static inline void gale_kb_tr_hflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int e, int nl,
+                                    int stride, const double *restrict f,
+                                    const double *restrict qf, double *restrict fq)
+{
+    const int c1 = km->edge_cell[2 * e], c2 = km->edge_cell[2 * e + 1];
+    const double *a = qf + (size_t)(4 * c1 + tr->eside[2 * e]) * stride;
+    const double *b = qf + (size_t)(4 * c2 + tr->eside[2 * e + 1]) * stride;
+    const double *fe = f + (size_t)e * stride;
+    double *o = fq + (size_t)e * stride;
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) o[k] = fe[k] * (fe[k] >= 0 ? a[k] : b[k]);
+}
+
+static inline void gale_kb_tr_vflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int c,
+                                    const double *restrict q, const double *restrict w,
+                                    double *restrict slope, double *restrict wq)
+{
+    const int nl = km->nlev;
+    const double *qc = q + (size_t)c * km->sc, *wc = w + (size_t)c * km->si;
+    const double *zc = tr->zc, *zi = tr->zi;
+    double *sl = slope + (size_t)c * km->sc, *o = wq + (size_t)c * km->si;
+    /* limited centred slopes; the end layers are first order */
+    sl[0] = 0.0;
+    sl[nl - 1] = 0.0;
+    GALE_SIMD
+    for (int k = 1; k < nl - 1; k++) {
+        double s = (qc[k + 1] - qc[k - 1]) / (zc[k + 1] - zc[k - 1]);
+        double dmax = fmax(fmax(qc[k - 1] - qc[k], qc[k + 1] - qc[k]), 0.0);
+        double dmin = fmin(fmin(qc[k - 1] - qc[k], qc[k + 1] - qc[k]), 0.0);
+        double up = s * (zi[k + 1] - zc[k]), down = s * (zi[k] - zc[k]);
+        sl[k] = fmin(gale_kb_bj(up, dmin, dmax), gale_kb_bj(down, dmin, dmax)) * s;
+    }
+    o[0] = 0.0;
+    o[nl] = 0.0;
+    GALE_SIMD
+    for (int k = 1; k < nl; k++) {
+        double below = qc[k - 1] + sl[k - 1] * (zi[k] - zc[k - 1]);
+        double above = qc[k] + sl[k] * (zi[k] - zc[k]);
+        o[k] = wc[k] * (wc[k] >= 0 ? below : above);
+    }
+}
+
+static inline void gale_kb_tr_tend(const gale_ktr_t *tr, const gale_kmesh_t *km, int c, int nl,
+                                   int stride, int wstride, const double *restrict fq,
+                                   const double *restrict wq, double *restrict out)
+{
+    const int *ce = km->cell_edge + 4 * c;
+    const double *sg = km->cell_sign + 4 * c;
+    const double *u0 = fq + (size_t)ce[0] * stride, *u1 = fq + (size_t)ce[1] * stride;
+    const double *u2 = fq + (size_t)ce[2] * stride, *u3 = fq + (size_t)ce[3] * stride;
+    const double s0 = sg[0], s1 = sg[1], s2 = sg[2], s3 = sg[3], ra = tr->rarea[c];
+    double *o = out + (size_t)c * stride;
+    if (wq) {
+        const double *wc = wq + (size_t)c * wstride, *rdz = tr->rdz;
+        GALE_SIMD
+        for (int k = 0; k < nl; k++)
+            o[k] = -((s0 * u0[k] + s1 * u1[k] + s2 * u2[k] + s3 * u3[k]) * ra +
+                     (wc[k + 1] - wc[k]) * rdz[k]);
+    } else {
+        GALE_SIMD
+        for (int k = 0; k < nl; k++) o[k] = -((s0 * u0[k] + s1 * u1[k] + s2 * u2[k] + s3 * u3[k]) * ra);
+    }
+}
+
+#endif

@@ -1,0 +1,87 @@
+/* CPU launch layer of the transport kernels: threads over columns or edges. */
+#include "gale_base.h"
+
+#ifdef __clang__
+#define GALE_SIMD _Pragma("omp simd") _Pragma("clang loop unroll(disable)")
+#else
+#define GALE_SIMD _Pragma("omp simd")
+#endif
+#include "gale_kbodies_transport.h"
+
+#include <math.h>
+#include <omp.h>
+
+enum { KT_FACES, KT_HFLUX, KT_VFLUX, KT_TEND, KT_RATIO, KT_N };
+static int kt[KT_N];
+static const char *const kt_names[KT_N] = {"tr_faces", "tr_hflux", "tr_vflux", "tr_tend",
+                                           "tr_ratio"};
+#define TSTART double t0_ = gale_wtime()
+#define TSTOP(id) gale_timer_add(kt[id], gale_wtime() - t0_)
+
+int gale_ktr_init(gale_ktr_t *tr, const gale_kmesh_t *km)
+{
+    for (int i = 0; i < KT_N; i++) kt[i] = gale_timer_register(kt_names[i], GALE_T_COMPUTE);
+    tr->impl = NULL;
+    return GALE_OK;
+}
+
+void gale_ktr_finalize(gale_ktr_t *tr) { tr->impl = NULL; }
+
+void gale_k_tr_faces(const gale_ktr_t *tr, int c0, int c1, int nl, int stride, const double *q,
+                     double *qf)
+{
+    TSTART;
+#pragma omp parallel for schedule(static)
+    for (int c = c0; c < c1; c++) gale_kb_tr_faces(tr, c, nl, stride, q, qf);
+    TSTOP(KT_FACES);
+}
+
+void gale_k_tr_hflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int e0, int e1, int nl,
+                     int stride, const double *f, const double *qf, double *fq)
+{
+    TSTART;
+#pragma omp parallel for schedule(static)
+    for (int e = e0; e < e1; e++) gale_kb_tr_hflux(tr, km, e, nl, stride, f, qf, fq);
+    TSTOP(KT_HFLUX);
+}
+
+void gale_k_tr_vflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int c0, int c1,
+                     const double *q, const double *w, double *slope, double *wq)
+{
+    TSTART;
+#pragma omp parallel for schedule(static)
+    for (int c = c0; c < c1; c++) gale_kb_tr_vflux(tr, km, c, q, w, slope, wq);
+    TSTOP(KT_VFLUX);
+}
+
+void gale_k_tr_tend(const gale_ktr_t *tr, const gale_kmesh_t *km, int c0, int c1, int nl,
+                    int stride, int wstride, const double *fq, const double *wq, double *out)
+{
+    TSTART;
+#pragma omp parallel for schedule(static)
+    for (int c = c0; c < c1; c++) gale_kb_tr_tend(tr, km, c, nl, stride, wstride, fq, wq, out);
+    TSTOP(KT_TEND);
+}
+
+void gale_k_tr_ratio(int c0, int c1, int stride, const double *x, const double *y, double *out)
+{
+    TSTART;
+    const size_t i0 = (size_t)c0 * stride, i1 = (size_t)c1 * stride;
+#pragma omp parallel for simd schedule(static)
+    for (size_t i = i0; i < i1; i++) out[i] = y[i] != 0 ? x[i] / (y[i] != 0 ? y[i] : 1.0) : 0.0;
+    TSTOP(KT_RATIO);
+}
+
+void gale_k_tr_minmax(int c0, int c1, int nl, int stride, const double *x, double *mn, double *mx)
+{
+    double a = INFINITY, b = -INFINITY;
+#pragma omp parallel for schedule(static) reduction(min : a) reduction(max : b)
+    for (int c = c0; c < c1; c++)
+        for (int k = 0; k < nl; k++) {
+            double v = x[(size_t)c * stride + k];
+            a = v < a ? v : a;
+            b = v > b ? v : b;
+        }
+    *mn = a;
+    *mx = b;
+}

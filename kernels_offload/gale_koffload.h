@@ -1,0 +1,33 @@
+/* Internal to kernels_offload/: what another launch file of this folder (for
+ * example the transport kernels) needs from launch.c, so that all target
+ * regions share one device, one residency scheme and one transfer count.
+ * Include it instead of defining GALE_SIMD, before the body headers. */
+#ifndef GALE_KOFFLOAD_H
+#define GALE_KOFFLOAD_H
+
+#include <stddef.h>
+
+/* GPU device passes: an `omp simd` there only yields "loop not vectorized"
+ * warnings (DESIGN.md section 8). The x86_64 host-offload image keeps it. */
+#if defined(__NVPTX__) || defined(__AMDGPU__)
+#define GALE_SIMD
+#else
+#define GALE_SIMD _Pragma("omp simd")
+#endif
+
+/* The OpenMP device the kernels run on: device(gale_koff_dev()) on every
+ * target construct. */
+int gale_koff_dev(void);
+/* The address a kernel uses for a host array that is a registered field or
+ * was mapped (pass it with is_device_ptr): its device copy in discrete
+ * memory, the host address itself in unified memory. NULL stays NULL. */
+void *gale_koff_ptr(const void *host);
+/* Copies a read-only host array to the device (counted as set-up data), or
+ * nothing in unified memory; gale_koff_unmap before its owner frees it.
+ * Arrays mapped here and not unmapped are unmapped by gale_k_finalize. */
+void gale_koff_map(const void *host, size_t bytes);
+void gale_koff_unmap(const void *host);
+/* Bytes of reduction results a sibling's target regions moved. */
+void gale_koff_count_small(double h2d, double d2h);
+
+#endif

@@ -1,0 +1,38 @@
+/* Model output (the "client" of io/'s writer): which fields at which steps
+ * ([diagnostics]), the derived diagnostics, copying into the writer's ring,
+ * agreeing on output failures across ranks, and the I/O metrics of the run
+ * report. docs/output.md. */
+#ifndef GALE_OUTPUT_H
+#define GALE_OUTPUT_H
+
+#include "gale_model.h"
+#include "gale_report.h"
+
+#include <stdio.h>
+
+typedef struct gale_output gale_output_t;
+
+/* Collective, after gale_model_setup. Validates [diagnostics] (unknown
+ * field, bad period: GALE_ERR_INPUT naming it and what is allowed), creates
+ * [io] dir and starts the writer. With no fields there is no output and no
+ * writer, and the other calls do nothing. */
+int gale_output_init(gale_output_t **out, gale_model_t *m);
+/* Collective, after each step: hands the fields due at m->step to the
+ * writer. It is also where ranks agree on output failures: after one,
+ * [io] on_error = abort returns GALE_ERR_IO on every rank (the writer has
+ * stopped and left no temporary file), continue logs once and carries on
+ * without output. */
+int gale_output_step(gale_output_t *out, gale_model_t *m);
+/* Collective, after the last step: waits for the writer to finish (the
+ * final drain), agrees on failures as above and reduces the metrics. */
+int gale_output_finalize(gale_output_t *out);
+/* Rank 0: the summary lines, and the report's "io" object. */
+void gale_output_summary(const gale_output_t *out, FILE *f);
+void gale_output_json(const gale_output_t *out, gale_json_t *j);
+/* Runs fn(arg) on the thread that owns HDF5 (see gale_writer_exec): for any
+ * HDF5 use by the model side while output runs. Not collective. */
+int gale_output_exec(gale_output_t *out, int (*fn)(void *), void *arg);
+/* Stops the writer if needed and frees; *out = NULL. */
+void gale_output_free(gale_output_t **out);
+
+#endif

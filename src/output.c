@@ -1,0 +1,594 @@
+/* The model side of output (gale_output.h): the [diagnostics] schedule, the
+ * derived fields, packing owned columns in gid order into the writer's ring,
+ * failure agreement and the metrics of DESIGN.md section 5. */
+#include "gale_output.h"
+
+#include "gale_base.h"
+#include "gale_io.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef enum {
+    D_U, D_W, D_B, D_P, D_B_LEVEL, D_W_LEVEL, D_P_LEVEL, D_P_COLINT, D_W_COLINT, D_B_COLINT,
+    D_ENERGY
+} dkind_t;
+
+typedef struct {
+    int kind, level, period; /* period in steps */
+} diag_t;
+
+struct gale_output {
+    MPI_Comm comm;
+    int rank, on_error, mode, synchronous, nbuffers;
+    double buffer_mib;
+    int ndiag;
+    diag_t *diag;
+    gale_outvar_t *vars;          /* one per diagnostic: the writer's variable ids */
+    int *cperm, *eperm;           /* owned cells / edges (local index) in gid order */
+    gale_writer_t *w;             /* NULL: no output (none asked, or stopped) */
+    int failed;                   /* output failed and was stopped */
+    double t_init, t_final;       /* the client's life: init to the end of the drain */
+    /* metrics (after finalize) */
+    int reduced;
+    double wait[3], busy[3], rate, busy_rate;
+    long long bytes;
+    int nfiles;
+    char *files;                  /* rank 0: every rank's file names, '\n'-separated */
+};
+
+/* ---- [diagnostics] fields ---- */
+
+static const char *const plain_names[] = {"u", "w", "b", "p"};
+
+static int valid_names(const gale_model_t *m, char *buf, size_t n)
+{
+    const int nl = m->cfg.extrusion.levels;
+    return snprintf(buf, n,
+                    "u, w, b, p, b_level<k> and w_level<k> (k = 0..%d), p_level<k> (k = 0..%d), "
+                    "p_colint, w_colint, b_colint, energy_density", nl, nl - 1);
+}
+
+/* name -> kind and level; -1 if unknown or the level is out of range. */
+static int parse_name(const gale_model_t *m, const char *s, int *level)
+{
+    static const struct { const char *name; int kind; } fixed[] = {
+        {"u", D_U}, {"w", D_W}, {"b", D_B}, {"p", D_P}, {"p_colint", D_P_COLINT},
+        {"w_colint", D_W_COLINT}, {"b_colint", D_B_COLINT}, {"energy_density", D_ENERGY}};
+    static const struct { const char *prefix; int kind, top; } lev[] = {
+        {"b_level", D_B_LEVEL, 0}, {"w_level", D_W_LEVEL, 0}, {"p_level", D_P_LEVEL, -1}};
+    *level = 0;
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (strcmp(s, fixed[i].name) == 0) return fixed[i].kind;
+    for (size_t i = 0; i < sizeof lev / sizeof lev[0]; i++) {
+        size_t n = strlen(lev[i].prefix);
+        if (strncmp(s, lev[i].prefix, n) != 0 || !isdigit((unsigned char)s[n])) continue;
+        char *end;
+        long k = strtol(s + n, &end, 10);
+        if (*end || k > m->cfg.extrusion.levels + lev[i].top) return -1;
+        *level = (int)k;
+        return lev[i].kind;
+    }
+    return -1;
+}
+
+/* "@3" steps, or model time "@600s", "@10min", "@1h": a whole number of steps. */
+static int parse_period(const gale_model_t *m, const char *field, const char *s, int *steps)
+{
+    const double dt = m->cfg.timestepping.dt;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    double mult = 0;
+    if (end != s && !errno) {
+        if (*end == '\0' && strspn(s, "0123456789") == strlen(s)) mult = -1;
+        else if (strcmp(end, "s") == 0) mult = 1;
+        else if (strcmp(end, "min") == 0) mult = 60;
+        else if (strcmp(end, "h") == 0) mult = 3600;
+    }
+    if (mult == 0 || v <= 0)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "[diagnostics] fields: bad period '@%s' of '%s' (expected a number of steps "
+                   "N >= 1, or model time with s, min or h, e.g. @3, @600s, @10min, @1h)", s, field);
+    double n = mult < 0 ? v : v * mult / dt;
+    if (n < 0.5 || fabs(n - nearbyint(n)) > 1e-9 * n || n > 1e9)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "[diagnostics] fields: period '@%s' of '%s' is not a whole number of time "
+                   "steps (dt = %g s)", s, field, dt);
+    *steps = (int)nearbyint(n);
+    return GALE_OK;
+}
+
+static void describe(const gale_model_t *m, const diag_t *d, gale_outvar_t *v)
+{
+    const int k = d->level;
+    memset(v, 0, sizeof *v);
+    v->loc = GALE_OUT_FACE;
+    v->vert = GALE_OUT_2D;
+    switch (d->kind) {
+    case D_U:
+        snprintf(v->long_name, sizeof v->long_name,
+                 "normal velocity on the vertical faces, positive from the edge's first face to "
+                 "its second");
+        snprintf(v->units, sizeof v->units, "m s-1");
+        v->loc = GALE_OUT_EDGE;
+        v->vert = GALE_OUT_LAYERS;
+        break;
+    case D_W:
+    case D_W_LEVEL:
+        snprintf(v->standard_name, sizeof v->standard_name, "upward_air_velocity");
+        snprintf(v->units, sizeof v->units, "m s-1");
+        break;
+    case D_B:
+    case D_B_LEVEL: snprintf(v->units, sizeof v->units, "m s-2"); break;
+    case D_P:
+    case D_P_LEVEL: snprintf(v->units, sizeof v->units, "m2 s-2"); break;
+    case D_P_COLINT: snprintf(v->units, sizeof v->units, "m3 s-2"); break;
+    case D_W_COLINT: snprintf(v->units, sizeof v->units, "m2 s-1"); break;
+    case D_B_COLINT: snprintf(v->units, sizeof v->units, "m2 s-2"); break;
+    default:
+        snprintf(v->units, sizeof v->units, "m5 s-2");
+        snprintf(v->cell_methods, sizeof v->cell_methods, "area: sum");
+    }
+    const char *what = d->kind == D_W || d->kind == D_W_LEVEL || d->kind == D_W_COLINT
+                           ? "vertical velocity"
+                       : d->kind == D_B || d->kind == D_B_LEVEL || d->kind == D_B_COLINT
+                           ? "buoyancy"
+                           : "pressure divided by the reference density";
+    switch (d->kind) {
+    case D_U: snprintf(v->name, sizeof v->name, "u"); break;
+    case D_W:
+    case D_B:
+        snprintf(v->name, sizeof v->name, "%s", plain_names[d->kind]);
+        snprintf(v->long_name, sizeof v->long_name, "%s at the layer interfaces", what);
+        v->vert = GALE_OUT_INTERFACES;
+        break;
+    case D_P:
+        snprintf(v->name, sizeof v->name, "p");
+        snprintf(v->long_name, sizeof v->long_name, "%s at the layer centres", what);
+        v->vert = GALE_OUT_LAYERS;
+        break;
+    case D_B_LEVEL:
+    case D_W_LEVEL:
+        snprintf(v->name, sizeof v->name, "%c_level%d", d->kind == D_B_LEVEL ? 'b' : 'w', k);
+        snprintf(v->long_name, sizeof v->long_name, "%s at interface %d (z = %g m)", what, k,
+                 m->z_if[k]);
+        break;
+    case D_P_LEVEL:
+        snprintf(v->name, sizeof v->name, "p_level%d", k);
+        snprintf(v->long_name, sizeof v->long_name, "%s in layer %d (z = %g m)", what, k, m->z_c[k]);
+        break;
+    case D_P_COLINT:
+    case D_W_COLINT:
+    case D_B_COLINT:
+        snprintf(v->name, sizeof v->name, "%c_colint", d->kind == D_P_COLINT ? 'p' : d->kind == D_W_COLINT ? 'w' : 'b');
+        snprintf(v->long_name, sizeof v->long_name,
+                 "column integral of %s: sum over %s of the value times %s", what,
+                 d->kind == D_P_COLINT ? "layers" : "interfaces",
+                 d->kind == D_P_COLINT ? "the layer depth" : "the distance between layer centres");
+        break;
+    default:
+        snprintf(v->name, sizeof v->name, "energy_density");
+        snprintf(v->long_name, sizeof v->long_name,
+                 "energy of the column, 1/2 (|u|^2 + p^2/c^2 + b^2/N^2) dV with the model's "
+                 "weights, each edge shared equally by its two faces: the sum over faces is the "
+                 "model's energy");
+    }
+}
+
+static int parse_fields(gale_output_t *o, const gale_model_t *m)
+{
+    const char *spec = m->cfg.diagnostics.fields;
+    char tok[GALE_STR], names[256];
+    int cap = 0;
+    for (const char *s = spec; *s;) {
+        size_t n = strcspn(s, ",");
+        /* trim blanks */
+        const char *a = s, *b = s + n;
+        while (a < b && isspace((unsigned char)*a)) a++;
+        while (b > a && isspace((unsigned char)b[-1])) b--;
+        s += n + (s[n] == ',');
+        if (a == b) continue;
+        snprintf(tok, sizeof tok, "%.*s", (int)(b - a), a);
+        char *at = strchr(tok, '@');
+        if (at) *at++ = '\0';
+        diag_t d = {0, 0, m->cfg.diagnostics.period};
+        if ((d.kind = parse_name(m, tok, &d.level)) < 0) {
+            valid_names(m, names, sizeof names);
+            GALE_ERROR(GALE_ERR_INPUT, "[diagnostics] fields: unknown field '%s' (valid: %s)", tok,
+                       names);
+        }
+        if (at) GALE_CALL(parse_period(m, tok, at, &d.period));
+        for (int i = 0; i < o->ndiag; i++)
+            if (o->diag[i].kind == d.kind && o->diag[i].level == d.level)
+                GALE_ERROR(GALE_ERR_INPUT, "[diagnostics] fields: '%s' is listed twice", tok);
+        if (o->ndiag == cap) {
+            cap = cap ? 2 * cap : 16;
+            diag_t *q = realloc(o->diag, (size_t)cap * sizeof *q);
+            if (!q) GALE_ERROR(GALE_ERR_MEM, "out of memory");
+            o->diag = q;
+        }
+        o->diag[o->ndiag++] = d;
+    }
+    return GALE_OK;
+}
+
+/* ---- the output directory ---- */
+
+/* mkdir -p, then a probe file: rank 0 finds a bad directory before any
+ * writer starts (a directory HDF5 cannot write in still fails at the first
+ * file, through the writer's error path). */
+static int check_dir(const char *dir, char *msg, size_t n)
+{
+    char path[GALE_STR + 64];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p != '\0') continue;
+        char c = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            snprintf(msg, n, "cannot create directory '%s': %s", path, strerror(errno));
+            return -1;
+        }
+        *p = c;
+        if (!c) break;
+    }
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        snprintf(msg, n, "'%s' is not a directory", path);
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/.gale_probe_%ld.tmp", dir, (long)getpid());
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(msg, n, "cannot write in '%s': %s", dir, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    remove(path);
+    return 0;
+}
+
+/* ---- set-up ---- */
+
+typedef struct { gale_gid_t gid; int local; } gl_t;
+
+static int cmp_gl(const void *a, const void *b)
+{
+    const gl_t *x = a, *y = b;
+    return x->gid < y->gid ? -1 : x->gid > y->gid;
+}
+
+/* Local indices [0, n) sorted by gid; the sorted gids too. */
+static int sort_by_gid(const gale_gid_t *gid, int n, int **perm, gale_gid_t **sorted)
+{
+    gl_t *t;
+    GALE_ALLOC(t, n + 1);
+    for (int i = 0; i < n; i++) t[i] = (gl_t){gid[i], i};
+    qsort(t, (size_t)n, sizeof *t, cmp_gl);
+    GALE_ALLOC(*perm, n + 1);
+    GALE_ALLOC(*sorted, n + 1);
+    for (int i = 0; i < n; i++) (*perm)[i] = t[i].local, (*sorted)[i] = t[i].gid;
+    gale_free(t);
+    return GALE_OK;
+}
+
+int gale_output_init(gale_output_t **outp, gale_model_t *m)
+{
+    const gale_config_t *c = &m->cfg;
+    gale_output_t *o = calloc(1, sizeof *o);
+    *outp = o;
+    if (!o) GALE_ERROR(GALE_ERR_MEM, "out of memory");
+    o->t_init = gale_wtime();
+    o->comm = m->comm;
+    o->rank = m->rank;
+    o->on_error = c->io.on_error;
+    o->mode = c->io.mode;
+    o->synchronous = c->io.synchronous;
+    o->nbuffers = c->io.buffers;
+    o->buffer_mib = c->io.buffer_mib;
+    GALE_CALL(parse_fields(o, m));
+    long nth;
+    if (gale_io_fault_parse(getenv("GALE_IO_FAULT"), &nth) != GALE_OK)
+        GALE_ERROR(GALE_ERR_INPUT, "GALE_IO_FAULT = '%s': expected enospc@N with N >= 1",
+                   getenv("GALE_IO_FAULT"));
+    if (o->ndiag == 0) return GALE_OK;
+
+    char msg[GALE_STR + 128] = "";
+    int bad = o->rank == 0 && check_dir(c->io.dir, msg, sizeof msg) != 0;
+    GALE_MPI(MPI_Bcast(&bad, 1, MPI_INT, 0, o->comm));
+    if (bad) {
+        if (o->on_error == GALE_IO_ON_ERROR_ABORT)
+            GALE_ERROR(GALE_ERR_INPUT, "[io] dir: %s", msg);
+        gale_log(GALE_LOG_WARN, "[io] dir: %s; the run carries on without output ([io] on_error "
+                                "= continue)", msg);
+        o->failed = 1;
+        return GALE_OK;
+    }
+
+    GALE_ALLOC(o->vars, o->ndiag);
+    for (int i = 0; i < o->ndiag; i++) describe(m, &o->diag[i], &o->vars[i]);
+    gale_gid_t *cgid = NULL, *egid = NULL;
+    GALE_CALL(sort_by_gid(m->lm.cell_gid, m->lm.ncell[0], &o->cperm, &cgid));
+    GALE_CALL(sort_by_gid(m->lm.edge_gid, m->lm.nedge_owned, &o->eperm, &egid));
+    size_t len = gale_config_dump(c, NULL, 0);
+    char *config = malloc(len + 1);
+    if (!config) GALE_ERROR(GALE_ERR_MEM, "out of memory");
+    gale_config_dump(c, config, len + 1);
+    gale_writer_opts_t wo = {
+        .dir = c->io.dir, .mode = c->io.mode, .aggregators = c->io.aggregators,
+        .synchronous = c->io.synchronous, .nbuffers = c->io.buffers,
+        .buffer_mib = c->io.buffer_mib, .xdmf = c->io.xdmf, .cb_nodes = c->io.cb_nodes,
+        .cb_buffer_size = c->io.cb_buffer_size, .romio_cb_write = c->io.romio_cb_write,
+        .striping_factor = c->io.striping_factor, .striping_unit = c->io.striping_unit,
+        .alignment = c->io.alignment, .chunk_columns = c->io.chunk_columns, .cs = &m->cs,
+        .nlev = c->extrusion.levels, .z_c = m->z_c, .z_if = m->z_if, .ncell = m->lm.ncell[0],
+        .nedge = m->lm.nedge_owned, .cell_gid = cgid, .edge_gid = egid, .nvars = o->ndiag,
+        .vars = o->vars, .config_text = config};
+    int st = gale_writer_create(&o->w, &wo, o->comm);
+    free(config);
+    gale_free(cgid);
+    gale_free(egid);
+    GALE_CALL(st);
+
+    char list[GALE_STR] = "";
+    size_t used = 0;
+    for (int i = 0; i < o->ndiag && used < sizeof list; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s@%d", i ? " " : "",
+                                 o->vars[i].name, o->diag[i].period);
+    gale_log(GALE_LOG_INFO, "output:    %s, %s (%d x %g MiB buffers) to %s: %s",
+             gale_config_choice("io", "mode", c->io.mode),
+             c->io.synchronous ? "synchronous" : "asynchronous",
+             c->io.synchronous ? 1 : c->io.buffers, c->io.buffer_mib, c->io.dir, list);
+    return GALE_OK;
+}
+
+/* ---- hand-off ---- */
+
+/* Every rank learns of a failure on any rank here, at the next hand-off
+ * point: the writers have then stopped (drained, temporary files removed). */
+static int agree_failure(gale_output_t *o)
+{
+    int bad = gale_writer_failed(o->w);
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, o->comm));
+    if (!bad) return GALE_OK;
+    o->failed = 1;
+    if (o->on_error == GALE_IO_ON_ERROR_ABORT) {
+        GALE_CALL(gale_writer_finish(o->w)); /* no temporary file is left */
+        /* every rank knows: a collective error, the run ends through MPI_Finalize */
+        GALE_ERROR(GALE_ERR_OUTPUT, "output failed (see above): stopping the run on every rank "
+                                    "([io] on_error = abort)");
+    }
+    GALE_CALL(gale_writer_finish(o->w));
+    gale_log(GALE_LOG_WARN, "output failed (see above): the run carries on without output "
+                            "([io] on_error = continue)");
+    return GALE_OK;
+}
+
+/* Rows [r0, r1) of diagnostic d in gid order, levels contiguous. */
+static void pack(const gale_output_t *o, const gale_model_t *m, const diag_t *d, int r0, int r1,
+                 double *dst)
+{
+    const int nl = m->km.nlev, sc = m->km.sc, si = m->km.si, k = d->level;
+    const double *u = gale_fd(&m->u), *w = gale_fd(&m->w), *b = gale_fd(&m->b),
+                 *p = gale_fd(&m->p);
+    const int *perm = d->kind == D_U ? o->eperm : o->cperm;
+#pragma omp parallel for schedule(static)
+    for (int r = r0; r < r1; r++) {
+        const size_t c = (size_t)perm[r];
+        double *out = dst + (size_t)(r - r0) * (d->kind == D_U || d->kind == D_P ? nl
+                                                : d->kind == D_W || d->kind == D_B ? nl + 1 : 1);
+        double s = 0;
+        switch (d->kind) {
+        case D_U: memcpy(out, u + c * sc, (size_t)nl * sizeof *out); break;
+        case D_W: memcpy(out, w + c * si, (size_t)(nl + 1) * sizeof *out); break;
+        case D_B: memcpy(out, b + c * si, (size_t)(nl + 1) * sizeof *out); break;
+        case D_P: memcpy(out, p + c * sc, (size_t)nl * sizeof *out); break;
+        case D_B_LEVEL: *out = b[c * si + k]; break;
+        case D_W_LEVEL: *out = w[c * si + k]; break;
+        case D_P_LEVEL: *out = p[c * sc + k]; break;
+        case D_P_COLINT:
+            for (int l = 0; l < nl; l++) s += p[c * sc + l] * m->dz[l];
+            *out = s;
+            break;
+        case D_W_COLINT:
+        case D_B_COLINT: {
+            const double *x = d->kind == D_W_COLINT ? w : b;
+            for (int l = 1; l < nl; l++) s += x[c * si + l] * m->dzi[l];
+            *out = s;
+            break;
+        }
+        default: {
+            /* The terms of gale_model_energy, with its weights; an edge's
+             * term goes half to each of its faces. */
+            double su = 0, sw = 0, sb = 0, sp = 0;
+            for (int q = 0; q < 4; q++) {
+                const size_t e = (size_t)m->lm.cell_edge[4 * c + q];
+                for (int l = 0; l < nl; l++)
+                    su += 0.5 * ((m->eweight[e] * m->dz[l] * u[e * sc + l]) * u[e * sc + l]);
+            }
+            for (int l = 0; l <= nl; l++) {
+                sw += (m->area[c] * m->dzi[l] * w[c * si + l]) * w[c * si + l];
+                sb += (m->area_rn2[c] * m->dzi[l] * b[c * si + l]) * b[c * si + l];
+            }
+            for (int l = 0; l < nl; l++) sp += (m->km.h_ad[c] * m->dz[l] * p[c * sc + l]) * p[c * sc + l];
+            *out = 0.5 * (su + sw + sb + sp);
+        }
+        }
+    }
+}
+
+int gale_output_step(gale_output_t *o, gale_model_t *m)
+{
+    if (!o || !o->w || o->failed) return GALE_OK;
+    int due[o->ndiag], n = 0;
+    for (int i = 0; i < o->ndiag; i++)
+        if (m->step % o->diag[i].period == 0) due[n++] = i;
+    if (n == 0) return GALE_OK;
+    const double t0 = gale_wtime();
+    gale_writer_stats_t s0, s1;
+    gale_writer_stats(o->w, &s0);
+    GALE_CALL(agree_failure(o));
+    if (o->failed) return GALE_OK;
+    /* The host copies, once (no-ops on the CPU). */
+    int need[4] = {0};
+    for (int i = 0; i < n; i++) {
+        int k = o->diag[due[i]].kind;
+        need[0] |= k == D_U || k == D_ENERGY;
+        need[1] |= k == D_W || k == D_W_LEVEL || k == D_W_COLINT || k == D_ENERGY;
+        need[2] |= k == D_B || k == D_B_LEVEL || k == D_B_COLINT || k == D_ENERGY;
+        need[3] |= k == D_P || k == D_P_LEVEL || k == D_P_COLINT || k == D_ENERGY;
+    }
+    gale_field_t *f[4] = {&m->u, &m->w, &m->b, &m->p};
+    for (int i = 0; i < 4; i++)
+        if (need[i]) GALE_CALL(gale_k_field_to_host(f[i]));
+    GALE_CALL(gale_writer_begin(o->w, m->step, m->time, n, due));
+    for (int i = 0; i < n; i++) {
+        const int v = due[i];
+        for (int piece = 0; piece < gale_writer_npieces(o->w, v); piece++) {
+            int r0, r1;
+            double *dst;
+            gale_writer_piece_rows(o->w, v, piece, &r0, &r1);
+            GALE_CALL(gale_writer_put(o->w, v, piece, &dst));
+            pack(o, m, &o->diag[v], r0, r1, dst);
+        }
+    }
+    GALE_CALL(gale_writer_end(o->w));
+    gale_writer_stats(o->w, &s1);
+    const double blocked = s1.t_blocked - s0.t_blocked;
+    gale_timer_add(GALE_T_IO_WAIT, blocked);
+    gale_timer_add(GALE_T_IO_HANDOFF, gale_wtime() - t0 - blocked);
+    return GALE_OK;
+}
+
+/* ---- the end ---- */
+
+static void mmm(MPI_Comm comm, double x, double out[3], int n)
+{
+    double mn = x, mx = x, sum = x;
+    MPI_Allreduce(MPI_IN_PLACE, &mn, 1, MPI_DOUBLE, MPI_MIN, comm);
+    MPI_Allreduce(MPI_IN_PLACE, &mx, 1, MPI_DOUBLE, MPI_MAX, comm);
+    MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+    out[0] = mn;
+    out[1] = sum / n;
+    out[2] = mx;
+}
+
+int gale_output_finalize(gale_output_t *o)
+{
+    if (!o || !o->w) return GALE_OK;
+    const int was_failed = o->failed;
+    gale_writer_stats_t s0, s;
+    gale_writer_stats(o->w, &s0);
+    GALE_CALL(gale_writer_finish(o->w));
+    o->t_final = gale_wtime();
+    gale_writer_stats(o->w, &s);
+    gale_timer_add(GALE_T_IO_WAIT, s.t_blocked - s0.t_blocked);
+    if (!was_failed) GALE_CALL(agree_failure(o));
+
+    int nranks;
+    GALE_MPI(MPI_Comm_size(o->comm, &nranks));
+    const double life = o->t_final - o->t_init;
+    mmm(o->comm, life > 0 ? 100.0 * s.t_blocked / life : 0, o->wait, nranks);
+    mmm(o->comm, s.t_writer_life > 0 ? 100.0 * s.t_writing / s.t_writer_life : 0, o->busy, nranks);
+    double span[2] = {s.t_first_open < 0 ? 1e300 : s.t_first_open, s.t_last_close}, busy = s.t_writing;
+    long long bytes = s.bytes;
+    int nfiles = s.nfiles;
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &span[0], 1, MPI_DOUBLE, MPI_MIN, o->comm));
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &span[1], 1, MPI_DOUBLE, MPI_MAX, o->comm));
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &busy, 1, MPI_DOUBLE, MPI_MAX, o->comm));
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_LONG_LONG, MPI_SUM, o->comm));
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &nfiles, 1, MPI_INT, MPI_SUM, o->comm));
+    o->bytes = bytes;
+    o->nfiles = nfiles;
+    o->rate = span[1] > span[0] ? bytes / 1048576.0 / (span[1] - span[0]) : 0;
+    o->busy_rate = busy > 0 ? bytes / 1048576.0 / busy : 0;
+
+    /* every rank's file names to rank 0 */
+    int len = (int)strlen(s.files), lens[o->rank == 0 ? nranks : 1], displ[nranks];
+    GALE_MPI(MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, o->comm));
+    int total = 0;
+    if (o->rank == 0)
+        for (int r = 0; r < nranks; r++) displ[r] = total, total += lens[r];
+    if (o->rank == 0 && !(o->files = calloc((size_t)total + 1, 1)))
+        GALE_ERROR(GALE_ERR_MEM, "out of memory");
+    GALE_MPI(MPI_Gatherv(s.files, len, MPI_CHAR, o->files, lens, displ, MPI_CHAR, 0, o->comm));
+    o->reduced = 1;
+    return GALE_OK;
+}
+
+void gale_output_summary(const gale_output_t *o, FILE *f)
+{
+    if (o && o->ndiag && !o->reduced) fprintf(f, "io: no output (failed at start-up)\n");
+    if (!o || !o->reduced) return;
+    fprintf(f, "io: %s, %s (%d x %g MiB buffers), %d files, %.2f MiB%s\n",
+            gale_config_choice("io", "mode", o->mode),
+            o->synchronous ? "synchronous" : "asynchronous", o->synchronous ? 1 : o->nbuffers,
+            o->buffer_mib, o->nfiles, o->bytes / 1048576.0,
+            o->failed ? ", STOPPED AFTER A FAILURE" : "");
+    fprintf(f, "io: client wait %.3f / %.3f / %.3f %%, writer busy %.2f / %.2f / %.2f %% "
+               "(min / mean / max over ranks)\n",
+            o->wait[0], o->wait[1], o->wait[2], o->busy[0], o->busy[1], o->busy[2]);
+    fprintf(f, "io: write rate %.2f MiB/s (first open to last close), %.2f MiB/s while writing\n",
+            o->rate, o->busy_rate);
+}
+
+void gale_output_json(const gale_output_t *o, gale_json_t *j)
+{
+    if (!o) return;
+    gale_json_obj(j, "io");
+    gale_json_str(j, "mode", gale_config_choice("io", "mode", o->mode));
+    gale_json_bool(j, "synchronous", o->synchronous);
+    gale_json_bool(j, "enabled", o->reduced);
+    gale_json_bool(j, "failed", o->failed);
+    gale_json_int(j, "buffers", o->synchronous ? 1 : o->nbuffers);
+    gale_json_num(j, "buffer_mib", o->buffer_mib);
+    const char *keys[2] = {"client_wait_pct", "writer_busy_pct"};
+    const double *v[2] = {o->wait, o->busy};
+    for (int i = 0; i < 2; i++) {
+        gale_json_obj(j, keys[i]);
+        gale_json_num(j, "min", v[i][0]);
+        gale_json_num(j, "mean", v[i][1]);
+        gale_json_num(j, "max", v[i][2]);
+        gale_json_end(j, '}');
+    }
+    gale_json_num(j, "write_rate_MiB_s", o->rate);
+    gale_json_num(j, "busy_write_rate_MiB_s", o->busy_rate);
+    gale_json_int(j, "bytes", o->bytes);
+    gale_json_num(j, "MiB", o->bytes / 1048576.0);
+    gale_json_arr(j, "files");
+    for (const char *s = o->files; s && *s;) {
+        size_t n = strcspn(s, "\n");
+        char name[GALE_STR + 64];
+        snprintf(name, sizeof name, "%.*s", (int)n, s);
+        gale_json_str(j, NULL, name);
+        s += n + (s[n] == '\n');
+    }
+    gale_json_end(j, ']');
+    gale_json_end(j, '}');
+}
+
+int gale_output_exec(gale_output_t *o, int (*fn)(void *), void *arg)
+{
+    return o && o->w ? gale_writer_exec(o->w, fn, arg) : fn(arg);
+}
+
+void gale_output_free(gale_output_t **op)
+{
+    gale_output_t *o = *op;
+    if (!o) return;
+    gale_writer_free(&o->w);
+    free(o->diag);
+    gale_free(o->vars);
+    gale_free(o->cperm);
+    gale_free(o->eperm);
+    free(o->files);
+    free(o);
+    *op = NULL;
+}
