@@ -138,7 +138,7 @@ typedef struct {
     double wall, sums[4], omega, omega0, xf[8];
     long long halo_bytes, halo_msgs;
     int transport_only;              /* advection cases: norms, mass, extrema */
-    double norms[3], mass, mass0, qmin0, qmax0, qmin, qmax;
+    double norms[3], mass, mass0, qmin0, qmax0, qmin, qmax, qsum;
     int advected_gw;                 /* the advected gravity wave: equator symmetry of b */
     double asymmetry;
 } run_results_t;
@@ -190,6 +190,10 @@ static int write_report(const char *path, gale_model_t *m, const gale_timing_t *
     for (int i = 0; i < 4; i++) {
         gale_hex_bits(sums[i], hex);
         gale_json_str(&j, gale_prognostic_names[i], hex);
+    }
+    if (r->transport_only) { /* the tracer (mass density) */
+        gale_hex_bits(r->qsum, hex);
+        gale_json_str(&j, "q", hex);
     }
     gale_json_end(&j, '}');
     gale_json_obj(&j, "checksum_values");
@@ -346,6 +350,7 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
         rr.transport_only = 1;
         GALE_CALL(gale_transport_norms(m->tr, m, m->time, rr.norms));
         GALE_CALL(gale_transport_mass(m->tr, m, &rr.mass));
+        GALE_CALL(gale_transport_checksum(m->tr, m, &rr.qsum));
         rr.mass0 = m->tr->mass0;
         rr.qmin0 = m->tr->qmin0, rr.qmax0 = m->tr->qmax0, rr.qmin = m->tr->qmin, rr.qmax = m->tr->qmax;
     } else if (m->transport == GALE_TRANSPORT_ADVECTED_GW) {
@@ -394,6 +399,10 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
         for (int i = 0; i < 4; i++) {
             gale_hex_bits(sums[i], hex);
             printf("  %-2s %s  (%.17g)\n", gale_prognostic_names[i], hex, sums[i]);
+        }
+        if (rr.transport_only) {
+            gale_hex_bits(rr.qsum, hex);
+            printf("  %-2s %s  (%.17g)\n", "q", hex, rr.qsum);
         }
         printf("\n");
         gale_timing_print(&tm, stdout);

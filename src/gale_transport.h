@@ -51,6 +51,9 @@ void gale_transport_free(gale_transport_t *t);
 int gale_transport_step(gale_transport_t *t, struct gale_model *m, double t0, double dt);
 /* Collective: tracer mass (volume integral of m or q) and the current extrema. */
 int gale_transport_mass(gale_transport_t *t, struct gale_model *m, double *mass);
+/* Collective: sum(x*x) of the transported tracer (m = rho q, or q) over
+ * owned cells, reproducibly: the tracer's checksum. */
+int gale_transport_checksum(gale_transport_t *t, struct gale_model *m, double *sum);
 /* Collective: Williamson (1992) norms of q against the analytic solution at time t. */
 int gale_transport_norms(gale_transport_t *t, struct gale_model *m, double time, double norms[3]);
 /* The time step the CFL number allows and the number of steps of a run of

@@ -390,8 +390,7 @@ static int update_extrema(gale_transport_t *t, gale_model_t *m)
     gale_field_t *q = t->has_rho ? &t->q : &t->m;
     if (t->has_rho)
         gale_k_tr_ratio(0, m->lm.ncell[0], q->stride, gale_fd(&t->m), gale_fd(&t->rho), gale_fd(q));
-    GALE_CALL(gale_k_field_to_host(q));
-    double mn, mx;
+    double mn, mx; /* reduced where q lives: no field copy */
     gale_k_tr_minmax(0, m->lm.ncell[0], q->nlev, q->stride, gale_fd(q), &mn, &mx);
     double v[2] = {-mn, mx};
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_MAX, m->comm));
@@ -426,6 +425,17 @@ int gale_transport_mass(gale_transport_t *t, gale_model_t *m, double *mass)
     gale_dotpair_t pr = {t->m.data, t->one.data, m->area, m->dz};
     gale_k_dots(GALE_F64, 0, m->lm.ncell[0], t->m.stride, 0, t->m.nlev, 1, &pr, 1, &acc);
     GALE_CALL(gale_gsum(&m->gsum_diag, 1, &acc, mass));
+    return GALE_OK;
+}
+
+int gale_transport_checksum(gale_transport_t *t, gale_model_t *m, double *sum)
+{
+    gale_rsum_t acc;
+    gale_rsum_zero(&acc);
+    GALE_CALL(gale_k_field_to_host(&t->m));
+    gale_dotpair_t pr = {t->m.data, t->m.data, NULL, NULL};
+    gale_k_dots(GALE_F64, 0, m->lm.ncell[0], t->m.stride, 0, t->m.nlev, 1, &pr, 1, &acc);
+    GALE_CALL(gale_gsum(&m->gsum_diag, 1, &acc, sum));
     return GALE_OK;
 }
 
@@ -528,8 +538,8 @@ int gale_transport_setup(gale_transport_t *t, gale_model_t *m)
     GALE_CALL(tfield(m, &t->r0, "tr_r0", GALE_LOC_CELL, nl));
     /* four faces per column, of either shape: a cell field of 4 si levels */
     GALE_CALL(tfield(m, &t->qf, "tr_facevals", GALE_LOC_CELL, 4 * m->km.si));
-    GALE_CALL(gale_halo_create(&t->halo_c, &m->lm, m->comm, GALE_LOC_CELL, nl, m->km.sc, 8, 2));
-    GALE_CALL(gale_halo_create(&t->halo_i, &m->lm, m->comm, GALE_LOC_IFACE, nl + 1, m->km.si, 8, 2));
+    GALE_CALL(gale_halo_create_k(&t->halo_c, &m->lm, m->comm, GALE_LOC_CELL, nl, m->km.sc, 8, 2));
+    GALE_CALL(gale_halo_create_k(&t->halo_i, &m->lm, m->comm, GALE_LOC_IFACE, nl + 1, m->km.si, 8, 2));
     if (t->wind == GALE_WIND_SOLID) {
         solid_fluxes(t, m, &t->f);
         solid_fluxes(t, m, &t->fi);

@@ -10,6 +10,9 @@ Subcommands (each exits 0 only when every assertion holds):
           the first, and the error ratio within --ratio
   precond iterations of the tridiagonal and diagonal preconditioners over
           several level counts
+  converge an advection case at several meshes: the l2 error falls by
+          --ratio per doubling, tracer mass is kept to --mass and no new
+          extrema beyond --bounds of the initial range
 Everything runs in a temporary directory; gale's output is shown on failure.
 """
 import argparse
@@ -150,6 +153,30 @@ def cmd_precond(a):
     print("PASS")
 
 
+def cmd_converge(a):
+    prev = None
+    for spec in a.meshes:  # "24" or "96:2" (mesh:ranks)
+        n, _, np = spec.partition(":")
+        rc, out, err, r = gale(a.gale, a.args + [f"--mesh.name=C{n}"], int(np or 1))
+        if rc != 0 or r is None:
+            fail(f"C{n}: exit status {rc}", out, err)
+        e, t = r["error_norms"], r["transport"]
+        span = t["q_max_initial"] - t["q_min_initial"]
+        over = max(t["q_max"] - t["q_max_initial"], t["q_min_initial"] - t["q_min"]) / span
+        print(f"C{n:<4} l1 {e['l1']:.4e}  l2 {e['l2']:.4e}  linf {e['linf']:.4e}  "
+              f"mass {t['mass_rel_change']:+.2e}  new extrema {over:+.2e} of the range")
+        if abs(t["mass_rel_change"]) >= a.mass:
+            fail(f"C{n}: tracer mass changed by {t['mass_rel_change']:.3e} (bound {a.mass})")
+        if over > a.bounds:
+            fail(f"C{n}: new extrema {over:.3e} of the initial range (bound {a.bounds})")
+        if prev is not None and prev / e["l2"] < a.ratio:
+            fail(f"C{n}: l2 fell only {prev / e['l2']:.3f}x from the mesh before (bound {a.ratio})")
+        if prev is not None:
+            print(f"      l2 ratio {prev / e['l2']:.3f}")
+        prev = e["l2"]
+    print("PASS")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -174,6 +201,11 @@ def main():
     s.add_argument("--spread", type=float, required=True)
     s.add_argument("--compare-at", type=int, nargs="+", required=True)
     s.add_argument("--factor", type=float, required=True)
+    s = sub.add_parser("converge")
+    s.add_argument("--meshes", nargs="+", required=True)
+    s.add_argument("--ratio", type=float, required=True)
+    s.add_argument("--mass", type=float, required=True)
+    s.add_argument("--bounds", type=float, required=True)
     # gale arguments follow "--"
     argv = sys.argv[1:]
     rest = []
@@ -182,7 +214,8 @@ def main():
         argv, rest = argv[:i], argv[i + 1:]
     a = p.parse_args(argv)
     a.args = rest
-    {"run": cmd_run, "same": cmd_same, "mode": cmd_mode, "precond": cmd_precond}[a.cmd](a)
+    {"run": cmd_run, "same": cmd_same, "mode": cmd_mode, "precond": cmd_precond,
+     "converge": cmd_converge}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -103,3 +103,11 @@ if(GALE_OFFLOAD STREQUAL "none")
   gale_offload_test(offload_disabled_np1 1 POLICY DISABLED REF ref_np1
                     LOG "no offload device: the kernels run on the host")
 endif()
+
+# the transport kernels: advection cases bit for bit against the CPU build
+gale_offload_test(offload_cosine_bell_np2 2 RUN_REF ZERO field
+  ARGS --initial.case=cosine_bell --planet.scaling=1 --extrusion.levels=1 --mesh.name=C12 --transport.days=2)
+gale_offload_test(offload_deformational_np2 2 RUN_REF
+  ARGS --initial.case=deformational --planet.scaling=1 --extrusion.top=12000 --extrusion.levels=8 --mesh.name=C8 --transport.days=1)
+gale_offload_test(offload_gravity_wave_advected_np2 2 RUN_REF ZERO field
+  ARGS --initial.case=gravity_wave_advected --timestepping.steps=8)

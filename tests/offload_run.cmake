@@ -34,6 +34,10 @@ function(checksums report var)
     string(JSON v GET "${j}" checksums ${f})
     string(APPEND s "${f}=${v} ")
   endforeach()
+  string(JSON v ERROR_VARIABLE noq GET "${j}" checksums q) # the tracer, in advection cases
+  if(NOT noq)
+    string(APPEND s "q=${v} ")
+  endif()
   set(${var} "${s}" PARENT_SCOPE)
 endfunction()
 
