@@ -11,6 +11,8 @@
  * hash or the trailer. */
 #include "gale_checkpoint.h"
 
+#include "gale_agree.h"
+
 #include "gale_base.h"
 
 #include <errno.h>
@@ -91,50 +93,7 @@ static uint64_t column_hash(gale_gid_t gid, const double *col, int nlev)
     return mix(hash_words(hash_words(0xcbf29ce484222325ull, &g, 1), col, (size_t)nlev));
 }
 
-/* ---- failures agreed between ranks ---- */
-
-typedef struct {
-    MPI_Comm comm;
-    int rank;
-    int failed;      /* this rank's first failure */
-    char msg[1024];
-} agree_t;
-
-static void fail(agree_t *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(agree_t *a, const char *fmt, ...)
-{
-    if (a->failed) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(a->msg, sizeof a->msg, fmt, ap);
-    va_end(ap);
-    a->failed = 1;
-}
-
-static void fail_mpi(agree_t *a, int rc, const char *what, const char *path)
-{
-    char es[MPI_MAX_ERROR_STRING];
-    int n = 0;
-    MPI_Error_string(rc, es, &n);
-    fail(a, "%s '%s': %s", what, path, es);
-}
-
-/* Collective: 1 if any rank has failed; then every rank holds the message of
- * the lowest failing rank. MPI failures here cannot be agreed on, so they
- * count as a failure of this rank. */
-static int agree(agree_t *a)
-{
-    int who = a->failed ? a->rank : INT_MAX;
-    if (MPI_Allreduce(MPI_IN_PLACE, &who, 1, MPI_INT, MPI_MIN, a->comm) != MPI_SUCCESS) {
-        fail(a, "MPI_Allreduce failed while agreeing on a checkpoint status");
-        return 1;
-    }
-    if (who == INT_MAX) return 0;
-    if (MPI_Bcast(a->msg, (int)sizeof a->msg, MPI_CHAR, who, a->comm) != MPI_SUCCESS)
-        snprintf(a->msg, sizeof a->msg, "rank %d failed (MPI_Bcast of its message failed)", who);
-    a->failed = 1;
-    return 1;
-}
+/* failures agreed between ranks: io/gale_agree.h */
 
 /* ---- field views ---- */
 
@@ -275,8 +234,9 @@ int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, MPI_Info i
                     gale_ckpt_stats_t *st)
 {
     const double t0 = gale_wtime();
-    agree_t a = {.comm = comm};
-    GALE_MPI(MPI_Comm_rank(comm, &a.rank));
+    gale_agree_t a = {0};
+    int rank;
+    GALE_MPI(MPI_Comm_rank(comm, &rank));
     GALE_ASSERT(ck->nfield >= 1 && ck->nfield <= GALE_CKPT_MAXFIELDS);
 
     /* Field hashes (and a check that the owned columns tile the mesh). */
@@ -298,9 +258,9 @@ int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, MPI_Info i
         GALE_ERROR(GALE_ERR_INPUT, "checkpoint path too long: '%s'", path);
     char *header = NULL;
     uint64_t H = 0, fbytes = 0;
-    if (a.rank == 0) {
+    if (rank == 0) {
         int s = build_header(ck, &H, &fbytes, &header);
-        if (s != GALE_OK) fail(&a, "cannot build the header of '%s'", path);
+        if (s != GALE_OK) gale_agree_fail(&a, "cannot build the header of '%s'", path);
     }
     MPI_File fh = MPI_FILE_NULL;
     MPI_Datatype col = MPI_DATATYPE_NULL, type = MPI_DATATYPE_NULL;
@@ -308,7 +268,7 @@ int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, MPI_Info i
     double *buf = NULL;
     int rc;
     uint64_t sizes[2] = {H, fbytes}, off;
-    if (agree(&a)) goto done;
+    if (gale_agree(&a, comm)) goto done;
     GALE_MPI(MPI_Bcast(sizes, 2, MPI_UINT64_T, 0, comm));
     H = sizes[0], fbytes = sizes[1];
 
@@ -317,16 +277,16 @@ int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, MPI_Info i
     rc = MPI_File_open(comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY, info, &fh);
     if (rc != MPI_SUCCESS) {
         fh = MPI_FILE_NULL;
-        fail_mpi(&a, rc, "cannot create checkpoint", tmp);
+        gale_agree_fail_mpi(&a, rc, "cannot create checkpoint", tmp);
     }
-    if (agree(&a)) goto done;
+    if (gale_agree(&a, comm)) goto done;
     rc = MPI_File_set_size(fh, (MPI_Offset)fbytes);
-    if (rc != MPI_SUCCESS) fail_mpi(&a, rc, "cannot size checkpoint", tmp);
-    if (a.rank == 0 && !a.failed) {
+    if (rc != MPI_SUCCESS) gale_agree_fail_mpi(&a, rc, "cannot size checkpoint", tmp);
+    if (rank == 0 && !a.failed) {
         rc = MPI_File_write_at(fh, 0, header, (int)H, MPI_BYTE, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) fail_mpi(&a, rc, "cannot write the header of", tmp);
+        if (rc != MPI_SUCCESS) gale_agree_fail_mpi(&a, rc, "cannot write the header of", tmp);
     }
-    if (agree(&a)) goto done;
+    if (gale_agree(&a, comm)) goto done;
 
     off = H;
     for (int i = 0; i < ck->nfield; i++) {
@@ -334,7 +294,7 @@ int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, MPI_Info i
         const int n = f->nowned, nl = f->nlev;
         keys = sorted_keys(f, n);
         buf = malloc(((size_t)n * nl + 1) * sizeof *buf);
-        if (!keys || !buf) fail(&a, "out of memory writing field %s of '%s'", f->name, path);
+        if (!keys || !buf) gale_agree_fail(&a, "out of memory writing field %s of '%s'", f->name, path);
         if (!a.failed) {
             for (int j = 0; j < n; j++)
                 memcpy(buf + (size_t)j * nl, f->data + (size_t)keys[j].idx * f->stride,
@@ -342,49 +302,49 @@ int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, MPI_Info i
             if ((rc = MPI_Type_contiguous(nl, MPI_DOUBLE, &col)) != MPI_SUCCESS ||
                 (rc = MPI_Type_commit(&col)) != MPI_SUCCESS ||
                 (rc = view_type(keys, n, nl, col, &type)) != MPI_SUCCESS)
-                fail_mpi(&a, rc, "cannot build the MPI-IO view of", tmp);
+                gale_agree_fail_mpi(&a, rc, "cannot build the MPI-IO view of", tmp);
         }
-        if (agree(&a)) goto done;
+        if (gale_agree(&a, comm)) goto done;
         /* collective: ROMIO's two-phase I/O turns the scattered columns of
          * every rank into large contiguous writes */
         rc = MPI_File_set_view(fh, (MPI_Offset)off, MPI_DOUBLE, type, "native", MPI_INFO_NULL);
         if (rc == MPI_SUCCESS) rc = MPI_File_write_all(fh, buf, n, col, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) fail_mpi(&a, rc, "cannot write field data to", tmp);
+        if (rc != MPI_SUCCESS) gale_agree_fail_mpi(&a, rc, "cannot write field data to", tmp);
         MPI_Type_free(&type);
         MPI_Type_free(&col);
         free(keys), keys = NULL;
         free(buf), buf = NULL;
-        if (agree(&a)) goto done;
+        if (gale_agree(&a, comm)) goto done;
         off += (uint64_t)f->ncol * nl * sizeof(double);
     }
     rc = MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
-    if (rc != MPI_SUCCESS) fail_mpi(&a, rc, "cannot reset the view of", tmp);
-    if (a.rank == 0 && !a.failed) {
+    if (rc != MPI_SUCCESS) gale_agree_fail_mpi(&a, rc, "cannot reset the view of", tmp);
+    if (rank == 0 && !a.failed) {
         trailer_t t;
         memcpy(t.magic, TRAILER_MAGIC, 16);
         t.file_bytes = fbytes;
         t.hash = combined_hash(header, H, ck);
         rc = MPI_File_write_at(fh, (MPI_Offset)(fbytes - TRAILER_BYTES), &t, TRAILER_BYTES, MPI_BYTE,
                                MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) fail_mpi(&a, rc, "cannot write the trailer of", tmp);
+        if (rc != MPI_SUCCESS) gale_agree_fail_mpi(&a, rc, "cannot write the trailer of", tmp);
     }
     if (injected_fault(comm))
-        fail(&a, "writing '%s': injected fault (GALE_CKPT_FAULT=%s)", tmp, getenv("GALE_CKPT_FAULT"));
-    if (agree(&a)) goto done;
+        gale_agree_fail(&a, "writing '%s': injected fault (GALE_CKPT_FAULT=%s)", tmp, getenv("GALE_CKPT_FAULT"));
+    if (gale_agree(&a, comm)) goto done;
     /* the data must be on disk before the final name says the file is complete */
     rc = MPI_File_sync(fh);
-    if (rc != MPI_SUCCESS) fail_mpi(&a, rc, "cannot sync", tmp);
+    if (rc != MPI_SUCCESS) gale_agree_fail_mpi(&a, rc, "cannot sync", tmp);
     rc = MPI_File_close(&fh);
-    if (rc != MPI_SUCCESS) fail_mpi(&a, rc, "cannot close", tmp);
+    if (rc != MPI_SUCCESS) gale_agree_fail_mpi(&a, rc, "cannot close", tmp);
     fh = MPI_FILE_NULL;
-    if (agree(&a)) goto done;
-    if (a.rank == 0) {
+    if (gale_agree(&a, comm)) goto done;
+    if (rank == 0) {
         if (rename(tmp, path) != 0)
-            fail(&a, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+            gale_agree_fail(&a, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
         else
             sync_dir(path);
     }
-    agree(&a);
+    gale_agree(&a, comm);
 
 done:
     if (fh != MPI_FILE_NULL) MPI_File_close(&fh);
@@ -395,7 +355,7 @@ done:
     free(header);
     if (a.failed) {
         /* never leave a half-written file behind, under any name */
-        if (a.rank == 0) {
+        if (rank == 0) {
             remove(tmp);
             gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__, "checkpoint: %s", a.msg);
         }
@@ -614,8 +574,9 @@ int gale_ckpt_read_header(const char *path, gale_ckpt_t *ck, MPI_Comm comm)
 
 int gale_ckpt_read_fields(const char *path, gale_ckpt_t *ck, MPI_Comm comm)
 {
-    agree_t a = {.comm = comm};
-    GALE_MPI(MPI_Comm_rank(comm, &a.rank));
+    gale_agree_t a = {0};
+    int rank;
+    GALE_MPI(MPI_Comm_rank(comm, &rank));
     MPI_File fh = MPI_FILE_NULL;
     MPI_Datatype col = MPI_DATATYPE_NULL, type = MPI_DATATYPE_NULL;
     gk_t *keys = NULL;
@@ -624,9 +585,9 @@ int gale_ckpt_read_fields(const char *path, gale_ckpt_t *ck, MPI_Comm comm)
     int rc = MPI_File_open(comm, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
     if (rc != MPI_SUCCESS) {
         fh = MPI_FILE_NULL;
-        fail_mpi(&a, rc, "cannot open", path);
+        gale_agree_fail_mpi(&a, rc, "cannot open", path);
     }
-    if (agree(&a)) goto done;
+    if (gale_agree(&a, comm)) goto done;
     for (int i = 0; i < ck->nfield; i++) {
         gale_ckpt_field_t *f = &ck->field[i];
         /* fields the caller did not ask for are skipped: every rank reads
@@ -634,23 +595,23 @@ int gale_ckpt_read_fields(const char *path, gale_ckpt_t *ck, MPI_Comm comm)
         const int n = f->data ? f->nlocal : 0, nl = f->nlev;
         for (int j = 0; j < n; j++)
             if (f->gid[j] < 0 || f->gid[j] >= f->ncol) {
-                fail(&a, "field %s: local column %d has gid %lld outside 0..%lld", f->name, j,
+                gale_agree_fail(&a, "field %s: local column %d has gid %lld outside 0..%lld", f->name, j,
                      (long long)f->gid[j], (long long)f->ncol - 1);
                 break;
             }
         keys = sorted_keys(f, n);
         buf = malloc(((size_t)n * nl + 1) * sizeof *buf);
-        if (!keys || !buf) fail(&a, "out of memory reading field %s", f->name);
+        if (!keys || !buf) gale_agree_fail(&a, "out of memory reading field %s", f->name);
         if (!a.failed &&
             ((rc = MPI_Type_contiguous(nl, MPI_DOUBLE, &col)) != MPI_SUCCESS ||
              (rc = MPI_Type_commit(&col)) != MPI_SUCCESS ||
              (rc = view_type(keys, n, nl, col, &type)) != MPI_SUCCESS))
-            fail_mpi(&a, rc, "cannot build the MPI-IO view of", path);
-        if (agree(&a)) goto done;
+            gale_agree_fail_mpi(&a, rc, "cannot build the MPI-IO view of", path);
+        if (gale_agree(&a, comm)) goto done;
         rc = MPI_File_set_view(fh, (MPI_Offset)f->offset, MPI_DOUBLE, type, "native",
                                MPI_INFO_NULL);
         if (rc == MPI_SUCCESS) rc = MPI_File_read_all(fh, buf, n, col, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) fail_mpi(&a, rc, "cannot read field data from", path);
+        if (rc != MPI_SUCCESS) gale_agree_fail_mpi(&a, rc, "cannot read field data from", path);
         if (!a.failed && f->data) {
             for (int j = 0; j < n; j++)
                 memcpy(f->data + (size_t)keys[j].idx * f->stride, buf + (size_t)j * nl,
@@ -661,17 +622,17 @@ int gale_ckpt_read_fields(const char *path, gale_ckpt_t *ck, MPI_Comm comm)
         MPI_Type_free(&col);
         free(keys), keys = NULL;
         free(buf), buf = NULL;
-        if (agree(&a)) goto done;
+        if (gale_agree(&a, comm)) goto done;
     }
     /* every column is owned by one rank: the sum over ranks is the file's */
     rc = MPI_Allreduce(MPI_IN_PLACE, hash, ck->nfield, MPI_UINT64_T, MPI_SUM, comm);
-    if (rc != MPI_SUCCESS) fail_mpi(&a, rc, "MPI_Allreduce of the field hashes of", path);
+    if (rc != MPI_SUCCESS) gale_agree_fail_mpi(&a, rc, "MPI_Allreduce of the field hashes of", path);
     for (int i = 0; i < ck->nfield && !a.failed; i++)
         if (ck->field[i].data && hash[i] != ck->field[i].hash)
-            fail(&a, "field %s: checksum mismatch (stored %016llx, data give %016llx): the file "
+            gale_agree_fail(&a, "field %s: checksum mismatch (stored %016llx, data give %016llx): the file "
                  "is corrupt", ck->field[i].name, (unsigned long long)ck->field[i].hash,
                  (unsigned long long)hash[i]);
-    agree(&a);
+    gale_agree(&a, comm);
 done:
     if (fh != MPI_FILE_NULL) MPI_File_close(&fh);
     if (type != MPI_DATATYPE_NULL) MPI_Type_free(&type);

@@ -8,6 +8,8 @@
  * clock starts and verified after it stops. */
 #include "gale_iobench.h"
 
+#include "gale_agree.h"
+
 #include "gale_base.h"
 
 #include <errno.h>
@@ -43,31 +45,8 @@ int gale_iob_api_parse(const char *s)
 }
 
 /* ---- failures: the first one of this rank, agreed after every phase so
- * that no rank enters a collective the others have left ---- */
-
-typedef struct {
-    int failed;
-    char msg[768];
-} err_t;
-
-static void efail(err_t *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void efail(err_t *e, const char *fmt, ...)
-{
-    if (e->failed) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-    va_end(ap);
-    e->failed = 1;
-}
-
-static void efail_mpi(err_t *e, int rc, const char *what, const char *path)
-{
-    char s[MPI_MAX_ERROR_STRING];
-    int n = 0;
-    MPI_Error_string(rc, s, &n);
-    efail(e, "%s '%s': %s", what, path, s);
-}
+ * that no rank enters a collective the others have left (gale_agree.h);
+ * HDF5's own message added here ---- */
 
 static herr_t h5_walk(unsigned n, const H5E_error2_t *err, void *data)
 {
@@ -77,7 +56,7 @@ static herr_t h5_walk(unsigned n, const H5E_error2_t *err, void *data)
     return 0;
 }
 
-static void efail_h5(err_t *e, const char *what, const char *path)
+static void efail_h5(gale_agree_t *e, const char *what, const char *path)
 {
     char desc[256] = "";
     hid_t stack = H5Eget_current_stack();
@@ -85,21 +64,7 @@ static void efail_h5(err_t *e, const char *what, const char *path)
         H5Ewalk2(stack, H5E_WALK_DOWNWARD, h5_walk, desc);
         H5Eclose_stack(stack);
     }
-    efail(e, "%s '%s' failed%s%s", what, path, desc[0] ? ": " : "", desc);
-}
-
-/* Collective over comm: 1 if any rank failed; every rank then holds the
- * message of the lowest failing rank. */
-static int agree(err_t *e, MPI_Comm comm)
-{
-    int rank, who;
-    MPI_Comm_rank(comm, &rank);
-    who = e->failed ? rank : INT_MAX;
-    MPI_Allreduce(MPI_IN_PLACE, &who, 1, MPI_INT, MPI_MIN, comm);
-    if (who == INT_MAX) return 0;
-    MPI_Bcast(e->msg, (int)sizeof e->msg, MPI_CHAR, who, comm);
-    e->failed = 1;
-    return 1;
+    gale_agree_fail(e, "%s '%s' failed%s%s", what, path, desc[0] ? ": " : "", desc);
 }
 
 /* ---- one open file, any API ---- */
@@ -120,7 +85,7 @@ typedef struct {
  * and _Netcdf4Coordinates, creation order tracked and indexed, _NCProperties.
  * io/nc4.c itself is serial (it renames a temporary file on commit), so the
  * parallel cases need these calls here. */
-static int nc4_objects(file_t *f, hid_t space, hsize_t n, err_t *e)
+static int nc4_objects(file_t *f, hid_t space, hsize_t n, gale_agree_t *e)
 {
     int ok = 0;
     hid_t dcpl = H5I_INVALID_HID, dim = H5I_INVALID_HID, sc = H5I_INVALID_HID,
@@ -167,7 +132,7 @@ done:
     return ok;
 }
 
-static void h5_open(file_t *f, int64_t size, MPI_Info info, err_t *e)
+static void h5_open(file_t *f, int64_t size, MPI_Info info, gale_agree_t *e)
 {
     hid_t fapl = H5I_INVALID_HID, fcpl = H5I_INVALID_HID, space = H5I_INVALID_HID,
           dcpl = H5I_INVALID_HID;
@@ -213,7 +178,7 @@ out:
     if (space >= 0) H5Sclose(space);
 }
 
-static void f_open(file_t *f, int64_t size, MPI_Info info, err_t *e)
+static void f_open(file_t *f, int64_t size, MPI_Info info, gale_agree_t *e)
 {
     f->fd = -1;
     f->fh = MPI_FILE_NULL;
@@ -227,7 +192,7 @@ static void f_open(file_t *f, int64_t size, MPI_Info info, err_t *e)
         if (f->parallel) MPI_Barrier(f->comm);
         if (f->writing && crank != 0) f->fd = open(f->path, O_WRONLY);
         if (!f->writing) f->fd = open(f->path, O_RDONLY);
-        if (f->fd < 0) efail(e, "cannot open '%s': %s", f->path, strerror(errno));
+        if (f->fd < 0) gale_agree_fail(e, "cannot open '%s': %s", f->path, strerror(errno));
         break;
     case GALE_IOB_MPIIO:
         rc = MPI_File_open(f->comm, f->path,
@@ -235,7 +200,7 @@ static void f_open(file_t *f, int64_t size, MPI_Info info, err_t *e)
                            &f->fh);
         if (rc != MPI_SUCCESS) {
             f->fh = MPI_FILE_NULL;
-            efail_mpi(e, rc, "MPI_File_open", f->path);
+            gale_agree_fail_mpi(e, rc, "MPI_File_open", f->path);
         }
         break;
     default: h5_open(f, size, info, e);
@@ -243,7 +208,7 @@ static void f_open(file_t *f, int64_t size, MPI_Info info, err_t *e)
 }
 
 /* len 0: take part in a collective call with nothing to move. */
-static void f_xfer(file_t *f, int64_t off, int64_t len, void *buf, err_t *e)
+static void f_xfer(file_t *f, int64_t off, int64_t len, void *buf, gale_agree_t *e)
 {
     int rc = MPI_SUCCESS;
     switch (f->api) {
@@ -253,7 +218,7 @@ static void f_xfer(file_t *f, int64_t off, int64_t len, void *buf, err_t *e)
                                    : pread(f->fd, (char *)buf + done, (size_t)(len - done), off + done);
             if (n < 0 && errno == EINTR) continue;
             if (n <= 0)
-                efail(e, "%s '%s' at offset %lld: %s", f->writing ? "pwrite" : "pread", f->path,
+                gale_agree_fail(e, "%s '%s' at offset %lld: %s", f->writing ? "pwrite" : "pread", f->path,
                       (long long)(off + done), n < 0 ? strerror(errno) : "end of file");
             else
                 done += n;
@@ -267,7 +232,7 @@ static void f_xfer(file_t *f, int64_t off, int64_t len, void *buf, err_t *e)
         else if (cnt)
             rc = f->writing ? MPI_File_write_at(f->fh, off, buf, cnt, MPI_DOUBLE, MPI_STATUS_IGNORE)
                             : MPI_File_read_at(f->fh, off, buf, cnt, MPI_DOUBLE, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) efail_mpi(e, rc, f->writing ? "MPI-IO write to" : "MPI-IO read from", f->path);
+        if (rc != MPI_SUCCESS) gale_agree_fail_mpi(e, rc, f->writing ? "MPI-IO write to" : "MPI-IO read from", f->path);
         return;
     }
     default: {
@@ -320,22 +285,22 @@ static void applied_hints(const file_t *f, char *out, size_t n)
     MPI_Info_free(&info);
 }
 
-static void f_close(file_t *f, int do_fsync, err_t *e)
+static void f_close(file_t *f, int do_fsync, gale_agree_t *e)
 {
     int rc, crank = 0;
     MPI_Comm_rank(f->comm, &crank);
     switch (f->api) {
     case GALE_IOB_POSIX:
         if (f->fd >= 0 && do_fsync && f->writing && fsync(f->fd) != 0)
-            efail(e, "fsync '%s': %s", f->path, strerror(errno));
-        if (f->fd >= 0 && close(f->fd) != 0) efail(e, "close '%s': %s", f->path, strerror(errno));
+            gale_agree_fail(e, "fsync '%s': %s", f->path, strerror(errno));
+        if (f->fd >= 0 && close(f->fd) != 0) gale_agree_fail(e, "close '%s': %s", f->path, strerror(errno));
         f->fd = -1;
         return;
     case GALE_IOB_MPIIO:
         if (f->fh == MPI_FILE_NULL) return;
         if (do_fsync && f->writing && (rc = MPI_File_sync(f->fh)) != MPI_SUCCESS)
-            efail_mpi(e, rc, "MPI_File_sync", f->path);
-        if ((rc = MPI_File_close(&f->fh)) != MPI_SUCCESS) efail_mpi(e, rc, "MPI_File_close", f->path);
+            gale_agree_fail_mpi(e, rc, "MPI_File_sync", f->path);
+        if ((rc = MPI_File_close(&f->fh)) != MPI_SUCCESS) gale_agree_fail_mpi(e, rc, "MPI_File_close", f->path);
         return;
     default:
         if (f->dxpl >= 0) H5Pclose(f->dxpl);
@@ -345,7 +310,7 @@ static void f_close(file_t *f, int do_fsync, err_t *e)
         /* HDF5 has no fsync: the file's first rank syncs it after the close */
         if (do_fsync && f->writing && crank == 0) {
             int fd = open(f->path, O_RDONLY);
-            if (fd < 0 || fsync(fd) != 0) efail(e, "fsync '%s': %s", f->path, strerror(errno));
+            if (fd < 0 || fsync(fd) != 0) gale_agree_fail(e, "fsync '%s': %s", f->path, strerror(errno));
             if (fd >= 0) close(fd);
         }
     }
@@ -399,7 +364,7 @@ static int64_t count_bad(const double *buf, int64_t words, int owner)
 /* One timed phase; returns this rank's (open start, close end) relative to
  * the barrier, or +-inf when it opens nothing. */
 static void phase(ctx_t *c, int writing, MPI_Info info, int first, gale_iob_result_t *r,
-                  double *t_open, double *t_close, err_t *e)
+                  double *t_open, double *t_close, gale_agree_t *e)
 {
     const gale_iob_opts_t *o = c->o;
     const int agg = o->pattern == GALE_IOB_AGGREGATED;
@@ -419,7 +384,7 @@ static void phase(ctx_t *c, int writing, MPI_Info info, int first, gale_iob_resu
         *t_open = MPI_Wtime() - t0;
         f_open(&f, o->pattern == GALE_IOB_FPP ? o->block : o->block * c->size, info, e);
     }
-    if (agree(e, c->comm)) goto done;
+    if (gale_agree(e, c->comm)) goto done;
     /* every opener: H5Fget_access_plist duplicates the file's communicator,
      * a collective call (rank 0 keeps the answer) */
     if (first && writing && c->opener) {
@@ -446,7 +411,7 @@ static void phase(ctx_t *c, int writing, MPI_Info info, int first, gale_iob_resu
     }
 done:
     if (c->opener) f_close(&f, 0, e); /* after a failure: no-op when closed */
-    agree(e, c->comm);
+    gale_agree(e, c->comm);
 }
 
 /* Evicts written files from this node's page cache, so that reads measure
@@ -477,7 +442,7 @@ static void mmm(double v, int have, MPI_Comm comm, gale_iob_mmm_t *out)
     out->mean = s[1] > 0 ? s[0] / s[1] : 0;
 }
 
-static int setup(ctx_t *c, err_t *e)
+static int setup(ctx_t *c, gale_agree_t *e)
 {
     static const char *const exts[] = {"dat", "dat", "h5", "nc"};
     const gale_iob_opts_t *o = c->o;
@@ -490,7 +455,7 @@ static int setup(ctx_t *c, err_t *e)
     const int64_t words = o->block / 8, per = o->block / o->transfer;
     c->block = malloc((size_t)o->block);
     c->rbuf = malloc((size_t)o->block);
-    if (!c->block || !c->rbuf) efail(e, "cannot allocate 2 x %lld bytes", (long long)o->block);
+    if (!c->block || !c->rbuf) gale_agree_fail(e, "cannot allocate 2 x %lld bytes", (long long)o->block);
     else
         for (int64_t w = 0; w < words; w++) c->block[w] = pattern_word(c->rank, w);
     c->src = c->rank;
@@ -531,7 +496,7 @@ static int setup(ctx_t *c, err_t *e)
         c->gmembers = malloc((size_t)c->gsize * sizeof *c->gmembers);
         if (c->opener) c->gbuf = malloc((size_t)c->gsize * (size_t)o->block);
         if (!c->gmembers || (c->opener && !c->gbuf))
-            efail(e, "cannot allocate the aggregation buffer (%d x %lld bytes)", c->gsize,
+            gale_agree_fail(e, "cannot allocate the aggregation buffer (%d x %lld bytes)", c->gsize,
                   (long long)o->block);
         else
             MPI_Gather(&c->rank, 1, MPI_INT, c->gmembers, 1, MPI_INT, 0, c->gcomm);
@@ -540,10 +505,10 @@ static int setup(ctx_t *c, err_t *e)
         MPI_Allreduce(MPI_IN_PLACE, &c->nmax, 1, MPI_INT64_T, MPI_MAX, c->comm);
     }
     MPI_Comm_free(&node);
-    return !agree(e, c->comm);
+    return !gale_agree(e, c->comm);
 }
 
-static int parse_hints(const char *s, MPI_Info *info, err_t *e)
+static int parse_hints(const char *s, MPI_Info *info, gale_agree_t *e)
 {
     MPI_Info_create(info);
     char buf[1024];
@@ -551,7 +516,7 @@ static int parse_hints(const char *s, MPI_Info *info, err_t *e)
     for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');
         if (!eq || eq == kv || !eq[1]) {
-            efail(e, "hint '%s' is not key=value", kv);
+            gale_agree_fail(e, "hint '%s' is not key=value", kv);
             return 0;
         }
         *eq = '\0';
@@ -563,7 +528,7 @@ static int parse_hints(const char *s, MPI_Info *info, err_t *e)
 int gale_iob_run(const gale_iob_opts_t *o, MPI_Comm comm, gale_iob_result_t *r)
 {
     memset(r, 0, sizeof *r);
-    err_t e = {0};
+    gale_agree_t e = {0};
     ctx_t c = {.o = o, .comm = comm};
     MPI_Comm_rank(comm, &c.rank);
     MPI_Comm_size(comm, &c.size);
@@ -571,7 +536,7 @@ int gale_iob_run(const gale_iob_opts_t *o, MPI_Comm comm, gale_iob_result_t *r)
     GALE_ASSERT(o->block > 0 && o->transfer > 0 && o->transfer % 8 == 0 &&
                 o->block % o->transfer == 0 && o->iterations >= 1);
     parse_hints(o->hints, &info, &e);
-    if (!agree(&e, comm) && setup(&c, &e)) {
+    if (!gale_agree(&e, comm) && setup(&c, &e)) {
         double wsum = 0, rsum = 0, wrank = 0, rrank = 0;
         int64_t bad = 0;
         for (int it = 0; it < o->iterations && !e.failed; it++) {

@@ -1,0 +1,30 @@
+/* Host-side helpers of the reproducible sums (gale_kernels.h), the same for
+ * both launch layers: each compiles this file once. */
+#include "gale_kbodies.h"
+
+#include <string.h>
+
+void gale_rsum_zero(gale_rsum_t *s) { memset(s, 0, sizeof *s); }
+
+void gale_rsum_merge(gale_rsum_t *into, const gale_rsum_t *s)
+{
+    for (int j = 0; j < GALE_RSUM_WORDS; j++) into->w[j] += s->w[j];
+    into->bad += s->bad;
+    into->plain += s->plain;
+}
+
+void gale_rsum_normalise(gale_rsum_t *s) { gale_kb_rsum_carry(s->w); }
+
+void gale_rsum_add(gale_rsum_t *s, double x)
+{
+    const double one = 1.0;
+    gale_kb_rsum_d(0, 1, 1.0, NULL, &x, &one, s->w, &s->bad);
+    s->plain += x;
+}
+
+double gale_rsum_value(const gale_rsum_t *s)
+{
+    gale_rsum_t t = *s;
+    gale_kb_rsum_carry(t.w);
+    return gale_kb_rsum_value(t.w);
+}
