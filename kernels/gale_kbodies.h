@@ -114,87 +114,118 @@ static inline void gale_kb_rhs(const gale_kmesh_t *km, int c, const double *rest
 /* reproducible sums: exact fixed-point accumulation                  */
 /* ------------------------------------------------------------------ */
 
-/* Terms are split into GALE_RSUM_WORDS digits of 46 bits, weights
- * 2^(138 - 46 j). Digits are summed in doubles, which is exact while fewer
- * than 2^7 digits of 2^46 are added; blocks of GALE_RSUM_BLOCK terms, then
- * the block sums go to int64. */
-#define GALE_RSUM_BLOCK 64
+/* Values are split into GALE_RSUM_WORDS signed digits of 46 bits, weights
+ * 2^(138 - 46 j), accumulated in int64 words (carries: gale_kb_rsum_carry). */
 #define GALE_RSUM_MAX 0x1p184
 
-/* One term split into the eight digits, added to lane l of the digit sums
- * (exact: integer-valued doubles below 2^53). The digits form a dependency
- * chain, so the throughput comes from running GALE_LANES terms side by side. */
-#define GALE_RSUM_DIGITS(term, l)                                                          \
+/* The floating-point sum of one column's terms (wc*wl[k]*x[k])*y[k] (wl
+ * NULL: weight 1) in an order written out here rather than left to the
+ * compiler: eight partial sums s_l of the levels k0+l, k0+l+8, ..., then
+ * ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)). Eight independent chains run at the
+ * adder's throughput, not its latency, with no reassociation by the
+ * compiler; and a column is always summed whole by one thread, so the
+ * result is the same on every rank, thread count and build (no FMA
+ * contraction anywhere). */
+#define GALE_PSUM_LANES(TERM)                                                              \
     do {                                                                                   \
-        double t = (term);                                                                 \
-        int ok = fabs(t) < GALE_RSUM_MAX; /* false for NaN */                              \
-        nb[l] += ok ? 0.0 : 1.0;                                                           \
-        t = ok ? t : 0.0;                                                                  \
-        double d;                                                                          \
-        d = trunc(t * 0x1p-138); a[0][l] += d; t -= d * 0x1p138;                           \
-        d = trunc(t * 0x1p-92);  a[1][l] += d; t -= d * 0x1p92;                            \
-        d = trunc(t * 0x1p-46);  a[2][l] += d; t -= d * 0x1p46;                            \
-        d = trunc(t);            a[3][l] += d; t -= d;                                     \
-        d = trunc(t * 0x1p46);   a[4][l] += d; t -= d * 0x1p-46;                           \
-        d = trunc(t * 0x1p92);   a[5][l] += d; t -= d * 0x1p-92;                           \
-        d = trunc(t * 0x1p138);  a[6][l] += d; t -= d * 0x1p-138;                          \
-        d = trunc(t * 0x1p184);  a[7][l] += d;                                             \
-    } while (0)
-
-/* Full groups of GALE_LANES terms in SIMD, the remainder in lane 0. */
-#define GALE_RSUM_LOOP(TERM)                                                               \
-    do {                                                                                   \
-        int k = kb;                                                                        \
-        for (; k + GALE_LANES <= ke; k += GALE_LANES) {                                    \
-            GALE_SIMD                                                                      \
-            for (int l = 0; l < GALE_LANES; l++) GALE_RSUM_DIGITS(TERM(k + l), l);         \
+        int k = k0;                                                                        \
+        for (; k + 8 <= k1; k += 8) {                                                      \
+            s0 += TERM(k);     s1 += TERM(k + 1); s2 += TERM(k + 2); s3 += TERM(k + 3);    \
+            s4 += TERM(k + 4); s5 += TERM(k + 5); s6 += TERM(k + 6); s7 += TERM(k + 7);    \
         }                                                                                  \
-        for (; k < ke; k++) GALE_RSUM_DIGITS(TERM(k), 0);                                  \
+        if (k < k1) s0 += TERM(k);                                                         \
+        if (k + 1 < k1) s1 += TERM(k + 1);                                                 \
+        if (k + 2 < k1) s2 += TERM(k + 2);                                                 \
+        if (k + 3 < k1) s3 += TERM(k + 3);                                                 \
+        if (k + 4 < k1) s4 += TERM(k + 4);                                                 \
+        if (k + 5 < k1) s5 += TERM(k + 5);                                                 \
+        if (k + 6 < k1) s6 += TERM(k + 6);                                                 \
     } while (0)
-
-/* Accumulate the terms (wc*wl[k]*x[k])*y[k] (wl NULL: wc*x[k]*y[k]), k in
- * [k0,k1), into the int64 words. A template over the element type,
- * instantiated below. Blocks of GALE_RSUM_BLOCK terms keep every lane's
- * digit sum exact (at most 2^6 + 7 digits below 2^46 each). */
-#define GALE_KB_RSUM_DEFINE(NAME, T)                                                       \
-    static inline void NAME(int k0, int k1, double wc, const double *restrict wl,          \
-                            const T *restrict x, const T *restrict y,                      \
-                            int64_t *restrict w, int64_t *restrict bad)                    \
-    {                                                                                      \
-        for (int kb = k0; kb < k1; kb += GALE_RSUM_BLOCK) {                                \
-            const int ke = kb + GALE_RSUM_BLOCK < k1 ? kb + GALE_RSUM_BLOCK : k1;          \
-            double a[GALE_RSUM_WORDS][GALE_LANES] = {{0}}, nb[GALE_LANES] = {0};           \
-            if (wl) {                                                                      \
-                GALE_RSUM_LOOP(GALE_RSUM_TERM_W);                                          \
-            } else {                                                                       \
-                GALE_RSUM_LOOP(GALE_RSUM_TERM);                                            \
-            }                                                                              \
-            for (int j = 0; j < GALE_RSUM_WORDS; j++) {                                    \
-                double sj = 0;                                                             \
-                for (int l = 0; l < GALE_LANES; l++) sj += a[j][l];                        \
-                w[j] += (int64_t)sj;                                                       \
-            }                                                                              \
-            for (int l = 0; l < GALE_LANES; l++) *bad += (int64_t)nb[l];                   \
-        }                                                                                  \
-    }
-#define GALE_RSUM_TERM_W(k) ((wc * wl[k] * (double)x[k]) * (double)y[k])
-#define GALE_RSUM_TERM(k) ((wc * (double)x[k]) * (double)y[k])
-
-GALE_KB_RSUM_DEFINE(gale_kb_rsum_d, double)
-GALE_KB_RSUM_DEFINE(gale_kb_rsum_f, float)
-
-/* The plain floating-point sum of the same terms (reproducible_sums = false). */
+#define GALE_PSUM_TERM_W(k) ((wc * wl[k] * (double)x[k]) * (double)y[k])
+#define GALE_PSUM_TERM(k) ((wc * (double)x[k]) * (double)y[k])
 #define GALE_KB_PSUM_DEFINE(NAME, T)                                                       \
     static inline double NAME(int k0, int k1, double wc, const double *restrict wl,        \
                               const T *restrict x, const T *restrict y)                    \
     {                                                                                      \
-        double s = 0;                                                                      \
-        for (int k = k0; k < k1; k++)                                                      \
-            s += (wc * (wl ? wl[k] : 1.0) * (double)x[k]) * (double)y[k];                  \
-        return s;                                                                          \
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;             \
+        if (wl) GALE_PSUM_LANES(GALE_PSUM_TERM_W);                                         \
+        else GALE_PSUM_LANES(GALE_PSUM_TERM);                                              \
+        return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));                          \
     }
 GALE_KB_PSUM_DEFINE(gale_kb_psum_d, double)
 GALE_KB_PSUM_DEFINE(gale_kb_psum_f, float)
+
+/* Adds one value to the fixed-point words: its eight 46-bit digits, each
+ * exact (t * 2^-w is exact, trunc is exact, and so is the remainder). Values
+ * beyond 2^184, NaN and Inf count as bad and add nothing. */
+static inline void gale_kb_rsum_term(double t, int64_t *restrict w, int64_t *restrict bad)
+{
+    int ok = fabs(t) < GALE_RSUM_MAX; /* false for NaN */
+    *bad += !ok;
+    t = ok ? t : 0.0;
+    double d;
+    d = trunc(t * 0x1p-138); w[0] += (int64_t)d; t -= d * 0x1p138;
+    d = trunc(t * 0x1p-92);  w[1] += (int64_t)d; t -= d * 0x1p92;
+    d = trunc(t * 0x1p-46);  w[2] += (int64_t)d; t -= d * 0x1p46;
+    d = trunc(t);            w[3] += (int64_t)d; t -= d;
+    d = trunc(t * 0x1p46);   w[4] += (int64_t)d; t -= d * 0x1p-46;
+    d = trunc(t * 0x1p92);   w[5] += (int64_t)d; t -= d * 0x1p-92;
+    d = trunc(t * 0x1p138);  w[6] += (int64_t)d; t -= d * 0x1p-138;
+    d = trunc(t * 0x1p184);  w[7] += (int64_t)d;
+}
+
+/* Adds n <= GALE_RSUM_BATCH values to the fixed-point words, the digit split
+ * vectorised across GALE_LANES lanes: each lane sums its digits in doubles,
+ * exact while a lane gets fewer than 2^7 digits below 2^46. n is a multiple
+ * of GALE_LANES (pad with zeros: they add nothing). */
+#define GALE_RSUM_BATCH 64
+static inline void gale_kb_rsum_vals(const double *restrict v, int n, int64_t *restrict w,
+                                     int64_t *restrict bad)
+{
+    double a[GALE_RSUM_WORDS][GALE_LANES] = {{0}}, nb[GALE_LANES] = {0};
+    for (int i0 = 0; i0 < n; i0 += GALE_LANES) {
+        GALE_SIMD
+        for (int l = 0; l < GALE_LANES; l++) {
+            double t = v[i0 + l];
+            int ok = fabs(t) < GALE_RSUM_MAX; /* false for NaN */
+            nb[l] += ok ? 0.0 : 1.0;
+            t = ok ? t : 0.0;
+            double d;
+            d = trunc(t * 0x1p-138); a[0][l] += d; t -= d * 0x1p138;
+            d = trunc(t * 0x1p-92);  a[1][l] += d; t -= d * 0x1p92;
+            d = trunc(t * 0x1p-46);  a[2][l] += d; t -= d * 0x1p46;
+            d = trunc(t);            a[3][l] += d; t -= d;
+            d = trunc(t * 0x1p46);   a[4][l] += d; t -= d * 0x1p-46;
+            d = trunc(t * 0x1p92);   a[5][l] += d; t -= d * 0x1p-92;
+            d = trunc(t * 0x1p138);  a[6][l] += d; t -= d * 0x1p-138;
+            d = trunc(t * 0x1p184);  a[7][l] += d;
+        }
+    }
+    for (int j = 0; j < GALE_RSUM_WORDS; j++) {
+        double sj = 0; /* exact: integers below 2^53 */
+        for (int l = 0; l < GALE_LANES; l++) sj += a[j][l];
+        w[j] += (int64_t)sj;
+    }
+    for (int l = 0; l < GALE_LANES; l++) *bad += (int64_t)nb[l];
+}
+
+/* One column's share of a reproducible sum: the column's own sum (above),
+ * then its digits. The total is the exact sum of the column sums, whatever
+ * the order in which columns are visited: bit-identical for any rank and
+ * thread count and between builds, at the cost of one conversion per
+ * column rather than per term. */
+static inline void gale_kb_rsum_col_d(int k0, int k1, double wc, const double *restrict wl,
+                                      const double *restrict x, const double *restrict y,
+                                      int64_t *restrict w, int64_t *restrict bad)
+{
+    gale_kb_rsum_term(gale_kb_psum_d(k0, k1, wc, wl, x, y), w, bad);
+}
+static inline void gale_kb_rsum_col_f(int k0, int k1, double wc, const double *restrict wl,
+                                      const float *restrict x, const float *restrict y,
+                                      int64_t *restrict w, int64_t *restrict bad)
+{
+    gale_kb_rsum_term(gale_kb_psum_f(k0, k1, wc, wl, x, y), w, bad);
+}
 
 /* ------------------------------------------------------------------ */
 /* solver operators, in double (suffix _d) and single (_f) precision  */

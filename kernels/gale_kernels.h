@@ -143,12 +143,14 @@ void gale_k_pc_diag(const gale_kmesh_t *km, int prec, int c0, int c1, const void
 void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const void *r, void *z);
 
 /* ---- local parts of global sums ----
- * A reproducible sum holds the exact sum of its terms in fixed point: signed
- * 46-bit digits in int64 words, weights 2^(138 - 46 j); |terms| < 2^184 and
- * resolution 2^-184 (terms below it are truncated toward zero, the same way
- * everywhere). Integer addition is associative, so the value is independent of
- * the order, the thread count and the rank count. `bad` counts NaN, Inf and
- * out-of-range terms. `plain` is the ordinary floating-point sum. */
+ * A reproducible sum holds the exact sum of the values added to it in fixed
+ * point: signed 46-bit digits in int64 words, weights 2^(138 - 46 j);
+ * |values| < 2^184 and resolution 2^-184 (below it truncated toward zero, the
+ * same way everywhere). gale_k_dots adds one value per column: the column's
+ * sum in a fixed order (gale_kbodies.h), the same bits wherever the column is
+ * summed. Integer addition is associative, so the total is independent of the
+ * order, the thread count and the rank count. `bad` counts NaN, Inf and
+ * out-of-range values. `plain` is the ordinary floating-point sum. */
 #define GALE_RSUM_WORDS 8
 typedef struct {
     int64_t w[GALE_RSUM_WORDS];

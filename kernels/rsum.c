@@ -17,8 +17,7 @@ void gale_rsum_normalise(gale_rsum_t *s) { gale_kb_rsum_carry(s->w); }
 
 void gale_rsum_add(gale_rsum_t *s, double x)
 {
-    const double one = 1.0;
-    gale_kb_rsum_d(0, 1, 1.0, NULL, &x, &one, s->w, &s->bad);
+    gale_kb_rsum_term(x, s->w, &s->bad);
     s->plain += x;
 }
 

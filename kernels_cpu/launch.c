@@ -205,64 +205,44 @@ void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const v
 
 /* gale_rsum_* (host helpers): kernels/rsum.c */
 
-/* Unweighted sums over whole columns read each column block as one flat
- * array: the padding levels are zero (gale_field.h), so they add nothing,
- * and the SIMD loop runs across column boundaries. */
-static int flat_sum(int k0, int npair, const gale_dotpair_t *pairs)
-{
-    int flat = k0 == 0;
-    for (int j = 0; j < npair; j++) flat &= !pairs[j].wc && !pairs[j].wl;
-    return flat;
-}
-
 void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair,
                  const gale_dotpair_t *pairs, int reproducible, gale_rsum_t *acc)
 {
     TSTART;
-    const int nt = omp_get_max_threads();
+    const int nt = omp_get_max_threads(), B = GALE_RSUM_BATCH;
+    const int nbatch = (c1 - c0 + B - 1) / B;
     gale_rsum_t part[nt][npair];
-    const int flat = flat_sum(k0, npair, pairs);
-    /* a unit of work: one column, or a chunk of the flat block */
-    const long chunk = 1024, n0 = flat ? (long)c0 * stride : c0;
-    const long nunits = flat ? ((long)(c1 - c0) * stride + chunk - 1) / chunk : c1 - c0;
-    const long nend = (long)c1 * stride;
-    /* each unit adds at most `blocks` block sums of < 2^52 to a word;
-     * normalise before 2^10 of them could overflow the int64 headroom */
-    const long blocks = ((flat ? chunk : k1 - k0) + GALE_RSUM_BLOCK - 1) / GALE_RSUM_BLOCK;
-    const long every = blocks > 0 ? (1 << 10) / blocks : 1 << 10;
 #pragma omp parallel
     {
         const int t = omp_get_thread_num();
         for (int j = 0; j < npair; j++) gale_rsum_zero(&part[t][j]);
+        double colsum[GALE_RSUM_BATCH];
         long since = 0;
+        /* batches of columns: each column's sum, then the batch's digits */
 #pragma omp for schedule(static)
-        for (long u = 0; u < nunits; u++) {
-            size_t o;
-            int i0, i1;
-            if (flat) { /* indices within the flat block starting at o */
-                o = (size_t)(n0 + u * chunk);
-                i0 = 0;
-                i1 = (int)(nend - (long)o < chunk ? nend - (long)o : chunk);
-            } else {
-                o = (size_t)(n0 + u) * stride;
-                i0 = k0;
-                i1 = k1;
-            }
+        for (int ib = 0; ib < nbatch; ib++) {
+            const int cb = c0 + ib * B, ce = cb + B < c1 ? cb + B : c1;
             for (int j = 0; j < npair; j++) {
                 const gale_dotpair_t *q = &pairs[j];
-                const double wc = q->wc ? q->wc[n0 + u] : 1.0;
                 gale_rsum_t *a = &part[t][j];
-                if (prec == GALE_F64) {
-                    const double *x = (const double *)q->x + o, *y = (const double *)q->y + o;
-                    if (reproducible) gale_kb_rsum_d(i0, i1, wc, q->wl, x, y, a->w, &a->bad);
-                    else a->plain += gale_kb_psum_d(i0, i1, wc, q->wl, x, y);
-                } else {
-                    const float *x = (const float *)q->x + o, *y = (const float *)q->y + o;
-                    if (reproducible) gale_kb_rsum_f(i0, i1, wc, q->wl, x, y, a->w, &a->bad);
-                    else a->plain += gale_kb_psum_f(i0, i1, wc, q->wl, x, y);
+                for (int c = cb; c < ce; c++) {
+                    const size_t o = (size_t)c * stride;
+                    const double wc = q->wc ? q->wc[c] : 1.0;
+                    colsum[c - cb] = prec == GALE_F64
+                        ? gale_kb_psum_d(k0, k1, wc, q->wl, (const double *)q->x + o, (const double *)q->y + o)
+                        : gale_kb_psum_f(k0, k1, wc, q->wl, (const float *)q->x + o, (const float *)q->y + o);
                 }
+                if (reproducible) {
+                    int n = ce - cb;
+                    for (; n % GALE_LANES; n++) colsum[n] = 0.0;
+                    gale_kb_rsum_vals(colsum, n, a->w, &a->bad);
+                }
+                else
+                    for (int c = 0; c < ce - cb; c++) a->plain += colsum[c];
             }
-            if (reproducible && ++since >= every) {
+            /* a batch adds less than 2^52 to a word: carry before 2^10 of them
+             * could overflow an int64 */
+            if (reproducible && ++since == 1 << 10) {
                 for (int j = 0; j < npair; j++) gale_rsum_normalise(&part[t][j]);
                 since = 0;
             }

@@ -544,7 +544,7 @@ void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const v
  * 0, the top, is bounded by the sum's range as on the CPU). Integer sums are
  * exact, hence the same bits for any launch geometry, thread count or
  * device, and equal to the CPU layer's. */
-#define DOT_CHUNK (1 << 17)
+#define DOT_CHUNK (1 << 16) /* columns whose digits (< 2^46 each) an int64 holds */
 
 void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair,
                  const gale_dotpair_t *pairs, int reproducible, gale_rsum_t *acc)
@@ -566,12 +566,11 @@ void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair
                     const double wc = dwc ? dwc[c] : 1.0;
                     const size_t o = (size_t)c * stride;
                     if (prec == GALE_F64)
-                        gale_kb_rsum_d(k0, k1, wc, dwl, (const double *)dx + o,
-                                       (const double *)dy + o, w, &bad);
+                        gale_kb_rsum_col_d(k0, k1, wc, dwl, (const double *)dx + o,
+                                           (const double *)dy + o, w, &bad);
                     else
-                        gale_kb_rsum_f(k0, k1, wc, dwl, (const float *)dx + o,
-                                       (const float *)dy + o, w, &bad);
-                    gale_kb_rsum_carry(w);
+                        gale_kb_rsum_col_f(k0, k1, wc, dwl, (const float *)dx + o,
+                                           (const float *)dy + o, w, &bad);
                     w0 += w[0], w1 += w[1], w2 += w[2], w3 += w[3];
                     w4 += w[4], w5 += w[5], w6 += w[6], w7 += w[7];
                     nb += bad;
