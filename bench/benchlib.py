@@ -18,20 +18,6 @@ RAW = os.path.join(ROOT, "build", "bench-raw")  # run reports and logs (not kept
 MPIEXEC = shutil.which("mpiexec.mpich") or shutil.which("mpiexec") or "mpiexec"
 DRY = False
 
-# Vectorisation off, for the SIMD speed-up baseline. gcc vectorises `omp
-# simd` loops even under -fno-tree-vectorize (the loops carry force_vectorize,
-# which switches the vectoriser pass on for their function), so the pass
-# itself is disabled; clang needs VF 1 forced for the same reason. Verified
-# on the binary by count_packed() below.
-NOVEC_FLAGS = {
-    "gcc": "-fno-tree-vectorize -fno-tree-slp-vectorize -fdisable-tree-vect",
-    "clang": "-fno-vectorize -fno-slp-vectorize -mllvm -force-vector-width=1 "
-             "-mllvm -force-vector-interleave=1 -Wno-pass-failed",
-}
-PRESET_COMPILER = {"cpu-gnu": "gcc", "cpu-avx2": "gcc", "cpu-avx512": "gcc", "cpu-broadwell": "gcc",
-                   "cpu-clang": "clang", "offload-host": "clang", "offload-nvptx": "clang"}
-
-
 def parser(description, quick_help="smaller sizes and fewer repeats (a check of the driver)"):
     p = argparse.ArgumentParser(description=description,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -79,20 +65,31 @@ def sh(cmd, env=None, cwd=ROOT, check=True, capture=True, timeout=None):
 
 # ---- builds ----
 
+def compile_command(build, source="kernels_cpu/launch.c"):
+    """The compile command of one source in a configured build (for the
+    record: what the flags of a build really were)."""
+    try:
+        with open(os.path.join(build, "compile_commands.json")) as f:
+            return next((e["command"] for e in json.load(f) if e["file"].endswith(source)), None)
+    except (OSError, ValueError):
+        return None
+
+
 def build_dir(preset, novec=False):
     return os.path.join(ROOT, "build", f"bench-{preset}" + ("-novec" if novec else ""))
 
 
 def build(preset, novec=False, targets=("gale", "gale_kbench", "gale_stream"), skip=False):
     """Configures (once) and builds preset into build/bench-<preset>[-novec]:
-    the preset's compiler, ISA and flags, plus NOVEC_FLAGS for novec."""
+    the preset's compiler, ISA and flags, with GALE_NOVEC=ON for novec
+    (CMakeLists.txt says which flags that adds)."""
     d = build_dir(preset, novec)
     if skip and os.path.exists(os.path.join(d, "CMakeCache.txt")):
         return d
     if not os.path.exists(os.path.join(d, "CMakeCache.txt")):
         cmd = ["cmake", "--preset", preset, "-B", d]
         if novec:
-            cmd += ["-DCMAKE_C_FLAGS=" + NOVEC_FLAGS[PRESET_COMPILER.get(preset, "gcc")]]
+            cmd += ["-DGALE_NOVEC=ON"]
         sh(cmd)
     sh(["cmake", "--build", d, "-j", str(os.cpu_count() or 2), "--target", *targets])
     return d

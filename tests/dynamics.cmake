@@ -16,6 +16,8 @@ gale_case(run_default "regression;mpi" run --np 2
   --check "all(k in r['solver'] for k in ['method','preconditioner','iterations_total','iterations_mean','global_sums','converged','final_residual'])"
   --check "all(set(t) >= {'min_s','mean_s','max_s','count'} for t in r['timers'].values())"
   --check "r['config']['resolved']['mesh']['name'] == 'C24' and r['ranks'] == 2 and r['steps'] == 36"
+  # the checksums the README shows are this run's (a change of rounding must update them)
+  --check "all(f'{k}  {v}' in open('${PROJECT_SOURCE_DIR}/README.md').read() for k, v in r['checksums'].items())"
   --check "all(len(v) == 16 for v in r['checksums'].values())"
   --check "r['solver']['converged'] and r['wall_s'] < 60"
   -- ${DEFAULT_INI})
