@@ -66,10 +66,15 @@ static inline void GALE_KB(gale_kb_tridiag_batch)(const gale_kmesh_t *km, int ba
     const GALE_R *cu = km->GALE_KM(tri_c) + (size_t)batch * nl * L;
     const GALE_R *av = km->GALE_KM(h_av) + c0;
     const GALE_R *rdzi = km->GALE_KM(rdzi);
-    /* lanes outside [l0,l1) compute on zeros and are not written back */
-    for (int k = 0; k < nl; k++)
-        for (int l = 0; l < L; l++)
-            t[k * L + l] = (l >= l0 && l < l1) ? r[(size_t)(c0 + l) * sc + k] : (GALE_R)0;
+    /* lanes outside [l0,l1) compute on zeros and are not written back; the
+     * transposes run along each column (contiguous in r and z) */
+    for (int l = 0; l < L; l++) {
+        const GALE_R *rc = r + (size_t)(c0 + l) * sc;
+        if (l >= l0 && l < l1)
+            for (int k = 0; k < nl; k++) t[k * L + l] = rc[k];
+        else
+            for (int k = 0; k < nl; k++) t[k * L + l] = (GALE_R)0;
+    }
     GALE_SIMD
     for (int l = 0; l < L; l++) t[l] = t[l] * m[l];
     for (int k = 1; k < nl; k++) {
@@ -81,6 +86,8 @@ static inline void GALE_KB(gale_kb_tridiag_batch)(const gale_kmesh_t *km, int ba
         GALE_SIMD
         for (int l = 0; l < L; l++) t[k * L + l] = t[k * L + l] - cu[k * L + l] * t[(k + 1) * L + l];
     }
-    for (int k = 0; k < nl; k++)
-        for (int l = l0; l < l1; l++) z[(size_t)(c0 + l) * sc + k] = t[k * L + l];
+    for (int l = l0; l < l1; l++) {
+        GALE_R *zc = z + (size_t)(c0 + l) * sc;
+        for (int k = 0; k < nl; k++) zc[k] = t[k * L + l];
+    }
 }
