@@ -4,10 +4,9 @@ set(DEFORM_INI ${PROJECT_SOURCE_DIR}/configs/deformational.ini)
 set(GWA_INI ${PROJECT_SOURCE_DIR}/configs/gravity_wave_advected.ini)
 set(NOOUT --diagnostics.fields= --logging.progress_every=0)
 
-# Williamson test 1: l2 falls >= 2.5x per doubling C24 -> C48 -> C96, mass
-# kept to 1e-13, no new extrema beyond 1e-12 of the initial range
-# mass to 2e-14, tighter than the issue's 1e-13: RK3 weights that do not sum
-# to exactly 1 gave 7e-14 at C96 (1146 steps) and 1.5e-13 on DCMIP 1-1 C48
+# Williamson test 1: l2 falls >= 2.5x per doubling C24 -> C48 -> C96, no new
+# extrema beyond 1e-12 of the initial range, mass kept to 2e-14 (tighter than
+# the issue's 1e-13: RK3 weights that did not sum to exactly 1 gave 7e-14 here)
 gale_case(transport_cosine_bell_converge "regression;mpi" converge --meshes 24 48 96:2
   --ratio 2.5 --mass 2e-14 --bounds 1e-12 -- ${BELL_INI} ${NOOUT})
 # the same rotation tilted to pass over four cube corners
