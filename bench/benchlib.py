@@ -226,21 +226,28 @@ def machine():
 
 # ---- runs ----
 
-def gale_run(exe, np, threads, overrides, report, config="configs/default.ini", timeout=900):
-    """gale run under mpiexec (output off); returns the report (dict) or None."""
-    env = {"OMP_NUM_THREADS": str(threads)}
-    cmd = [MPIEXEC, "-n", str(np), exe, "run", config, "--diagnostics.fields=",
-           "--logging.progress_every=0", *overrides, "--report", report]
+def _run_json(cmd, env, js, what, timeout, show_tail=False):
+    """Runs cmd, keeps its output in <js>.log; returns the JSON it wrote to js,
+    or None when it failed (or in a dry run)."""
     st, out = sh(cmd, env=env, check=False, timeout=timeout)
     if DRY:
         return None
-    with open(report + ".log", "w") as f:
+    if show_tail:
+        log("    " + "\n    ".join(out.strip().splitlines()[-3:]))
+    with open(js + ".log", "w") as f:
         f.write(out)
     if st != 0:
-        log(f"  run failed ({st}); log: {report}.log")
+        log(f"  {what} failed ({st}); log: {js}.log")
         return None
-    with open(report) as f:
+    with open(js) as f:
         return json.load(f)
+
+
+def gale_run(exe, np, threads, overrides, report, config="configs/default.ini", timeout=900):
+    """gale run under mpiexec (output off); returns the report (dict) or None."""
+    cmd = [MPIEXEC, "-n", str(np), exe, "run", config, "--diagnostics.fields=",
+           "--logging.progress_every=0", *overrides, "--report", report]
+    return _run_json(cmd, {"OMP_NUM_THREADS": str(threads)}, report, "run", timeout)
 
 
 def kbench(exe, args, np=1, threads=1, env=None, timeout=1800):
@@ -248,17 +255,7 @@ def kbench(exe, args, np=1, threads=1, env=None, timeout=1800):
     js = args[args.index("--json") + 1]
     e = {"OMP_NUM_THREADS": str(threads), **(env or {})}
     cmd = ([MPIEXEC, "-n", str(np)] if np > 1 else []) + [exe, *args]
-    st, out = sh(cmd, env=e, check=False, timeout=timeout)
-    if DRY:
-        return None
-    log("    " + "\n    ".join(out.strip().splitlines()[-3:]))
-    with open(js + ".log", "w") as f:
-        f.write(out)
-    if st != 0:
-        log(f"  gale_kbench failed ({st}); log: {js}.log")
-        return None
-    with open(js) as f:
-        return json.load(f)
+    return _run_json(cmd, e, js, "gale_kbench", timeout, show_tail=True)
 
 
 # ---- output ----

@@ -412,25 +412,6 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg)
 
 /* ---- solve mode ---- */
 
-/* The right-hand side of the next step's Helmholtz problem, as
- * gale_model_step builds it (src/model.c: keep the two in step). */
-static int next_rhs(gale_model_t *m)
-{
-    const gale_kmesh_t *km = &m->km;
-    const int e0 = m->lm.nedge[0], c0 = m->lm.ncell[0];
-    const double dt = m->cfg.timestepping.dt, alpha = m->cfg.timestepping.alpha;
-    const double cw = (1.0 - alpha) * dt, tau = alpha * dt;
-    double *u = gale_fd(&m->u), *w = gale_fd(&m->w), *b = gale_fd(&m->b), *p = gale_fd(&m->p);
-    if (m->p.halo_valid < 1) GALE_CALL(gale_halo_exchange(m->halo_p, &m->p));
-    gale_k_grad_h(km, 0, e0, cw, u, p, gale_fd(&m->ru));
-    gale_k_col_explicit(km, 0, c0, cw, w, b, p, gale_fd(&m->rb), gale_fd(&m->ws));
-    gale_k_axpby(GALE_F64, 0, e0, km->sc, cw, u, tau, m->ru.data, m->fu.data);
-    gale_k_axpby(GALE_F64, 0, c0, km->si, cw, w, tau, m->ws.data, m->fw.data);
-    gale_k_rhs(km, 0, c0, p, gale_fd(&m->fu), gale_fd(&m->fw), gale_fd(&m->rhs));
-    m->rhs.halo_valid = 0;
-    return GALE_OK;
-}
-
 static int run_solve(const opts_t *o, const gale_config_t *cfg)
 {
     gale_model_t *m = calloc(1, sizeof *m);
@@ -439,7 +420,7 @@ static int run_solve(const opts_t *o, const gale_config_t *cfg)
     const gale_solver_stats_t *st = gale_solver_stats(m->solver);
     for (int s = 0; s < o->warm_steps; s++) GALE_CALL(gale_model_step(m));
     const double warm_it = st->solves ? (double)st->iterations / st->solves : 0;
-    GALE_CALL(next_rhs(m));
+    GALE_CALL(gale_model_rhs(m)); /* the next step's Helmholtz problem */
     const int nt = gale_timer_ntimers();
     double *acc = calloc((size_t)nt, sizeof *acc), *t0s = calloc((size_t)nt, sizeof *t0s);
     double times[1024];

@@ -21,6 +21,13 @@ static inline double gale_kb_bj(double d, double dmin, double dmax)
     return phi < 1.0 ? phi : 1.0;
 }
 
+/* q = m / rho, 0 where rho is 0; the divisor is guarded too, so that a
+ * vector lane that is thrown away does not divide by zero */
+static inline double gale_kb_tr_ratio(double x, double y)
+{
+    return y != 0 ? x / (y != 0 ? y : 1.0) : 0.0;
+}
+
 static inline void gale_kb_tr_faces(const gale_ktr_t *tr, int c, int nl, int stride,
                                     const double *restrict q, double *restrict qf)
 {

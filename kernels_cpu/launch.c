@@ -11,6 +11,7 @@
 #define GALE_SIMD _Pragma("omp simd")
 #endif
 #include "gale_kbodies.h"
+#include "gale_ktimers.h"
 
 #include <limits.h>
 #include <math.h>
@@ -24,19 +25,13 @@ typedef struct {
     int nthreads;
 } cpu_impl_t;
 
-/* kernel timers, sub-timers of "compute" */
-enum { KT_GRAD, KT_COLEXP, KT_BACKSUB, KT_RHS, KT_HELM, KT_PC, KT_VEC, KT_DOT, KT_CHECK, KT_N };
-static int kt[KT_N];
-static const char *const kt_names[KT_N] = {"grad_h", "col_explicit", "col_backsub", "rhs",
-                                           "helmholtz", "precond", "vector", "dots", "checks"};
-#define TSTART double t0_ = gale_wtime()
-#define TSTOP(id) gale_timer_add(kt[id], gale_wtime() - t0_)
+static int kt[KT_N]; /* kernel timers (gale_ktimers.h) */
 
 const char *gale_k_name(void) { return "cpu"; }
 
 int gale_k_init(gale_kmesh_t *km)
 {
-    for (int i = 0; i < KT_N; i++) kt[i] = gale_timer_register(kt_names[i], GALE_T_COMPUTE);
+    gale_kt_register(kt, gale_kt_names, KT_N);
     cpu_impl_t *im = NULL;
     GALE_ALLOC(im, 1);
     im->nthreads = omp_get_max_threads();

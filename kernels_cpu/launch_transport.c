@@ -7,20 +7,16 @@
 #define GALE_SIMD _Pragma("omp simd")
 #endif
 #include "gale_kbodies_transport.h"
+#include "gale_ktimers.h"
 
 #include <math.h>
 #include <omp.h>
 
-enum { KT_FACES, KT_HFLUX, KT_VFLUX, KT_TEND, KT_RATIO, KT_N };
-static int kt[KT_N];
-static const char *const kt_names[KT_N] = {"tr_faces", "tr_hflux", "tr_vflux", "tr_tend",
-                                           "tr_ratio"};
-#define TSTART double t0_ = gale_wtime()
-#define TSTOP(id) gale_timer_add(kt[id], gale_wtime() - t0_)
+static int kt[KTR_N]; /* kernel timers (gale_ktimers.h) */
 
 int gale_ktr_init(gale_ktr_t *tr, const gale_kmesh_t *km)
 {
-    for (int i = 0; i < KT_N; i++) kt[i] = gale_timer_register(kt_names[i], GALE_T_COMPUTE);
+    gale_kt_register(kt, gale_ktr_names, KTR_N);
     tr->impl = NULL;
     return GALE_OK;
 }
@@ -33,7 +29,7 @@ void gale_k_tr_faces(const gale_ktr_t *tr, int c0, int c1, int nl, int stride, c
     TSTART;
 #pragma omp parallel for schedule(static)
     for (int c = c0; c < c1; c++) gale_kb_tr_faces(tr, c, nl, stride, q, qf);
-    TSTOP(KT_FACES);
+    TSTOP(KTR_FACES);
 }
 
 void gale_k_tr_hflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int e0, int e1, int nl,
@@ -42,7 +38,7 @@ void gale_k_tr_hflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int e0, int e
     TSTART;
 #pragma omp parallel for schedule(static)
     for (int e = e0; e < e1; e++) gale_kb_tr_hflux(tr, km, e, nl, stride, f, qf, fq);
-    TSTOP(KT_HFLUX);
+    TSTOP(KTR_HFLUX);
 }
 
 void gale_k_tr_vflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int c0, int c1,
@@ -51,7 +47,7 @@ void gale_k_tr_vflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int c0, int c
     TSTART;
 #pragma omp parallel for schedule(static)
     for (int c = c0; c < c1; c++) gale_kb_tr_vflux(tr, km, c, q, w, slope, wq);
-    TSTOP(KT_VFLUX);
+    TSTOP(KTR_VFLUX);
 }
 
 void gale_k_tr_tend(const gale_ktr_t *tr, const gale_kmesh_t *km, int c0, int c1, int nl,
@@ -60,7 +56,7 @@ void gale_k_tr_tend(const gale_ktr_t *tr, const gale_kmesh_t *km, int c0, int c1
     TSTART;
 #pragma omp parallel for schedule(static)
     for (int c = c0; c < c1; c++) gale_kb_tr_tend(tr, km, c, nl, stride, wstride, fq, wq, out);
-    TSTOP(KT_TEND);
+    TSTOP(KTR_TEND);
 }
 
 void gale_k_tr_ratio(int c0, int c1, int stride, const double *x, const double *y, double *out)
@@ -68,8 +64,8 @@ void gale_k_tr_ratio(int c0, int c1, int stride, const double *x, const double *
     TSTART;
     const size_t i0 = (size_t)c0 * stride, i1 = (size_t)c1 * stride;
 #pragma omp parallel for simd schedule(static)
-    for (size_t i = i0; i < i1; i++) out[i] = y[i] != 0 ? x[i] / (y[i] != 0 ? y[i] : 1.0) : 0.0;
-    TSTOP(KT_RATIO);
+    for (size_t i = i0; i < i1; i++) out[i] = gale_kb_tr_ratio(x[i], y[i]);
+    TSTOP(KTR_RATIO);
 }
 
 void gale_k_tr_minmax(int c0, int c1, int nl, int stride, const double *x, double *mn, double *mx)

@@ -22,6 +22,7 @@
 #include <omp.h>
 
 #include "gale_kbodies.h"
+#include "gale_ktimers.h"
 
 #include <limits.h>
 #include <math.h>
@@ -65,13 +66,7 @@ typedef struct {
 } off_impl_t;
 #define KD(km) (((const off_impl_t *)(km)->impl)->kd)
 
-/* kernel timers, sub-timers of "compute", as in kernels_cpu/ */
-enum { KT_GRAD, KT_COLEXP, KT_BACKSUB, KT_RHS, KT_HELM, KT_PC, KT_VEC, KT_DOT, KT_CHECK, KT_N };
-static int kt[KT_N];
-static const char *const kt_names[KT_N] = {"grad_h", "col_explicit", "col_backsub", "rhs",
-                                           "helmholtz", "precond", "vector", "dots", "checks"};
-#define TSTART double t0_ = gale_wtime()
-#define TSTOP(id) gale_timer_add(kt[id], gale_wtime() - t0_)
+static int kt[KT_N]; /* kernel timers (gale_ktimers.h) */
 
 const char *gale_k_name(void) { return "offload-" GALE_OFFLOAD_TARGET; }
 
@@ -261,7 +256,7 @@ int gale_k_init(gale_kmesh_t *km)
         if (gale_k_configure(&o, &dv, msg, sizeof msg) != GALE_OK)
             GALE_ERROR(GALE_ERR_INPUT, "%s", msg);
     }
-    for (int i = 0; i < KT_N; i++) kt[i] = gale_timer_register(kt_names[i], GALE_T_COMPUTE);
+    gale_kt_register(kt, gale_kt_names, KT_N);
     off_impl_t *im = NULL;
     GALE_ALLOC(im, 1);
     const size_t nl = km->nlev, sc = km->sc, nc = km->ncell, ne = km->nedge,

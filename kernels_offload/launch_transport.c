@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include "gale_kbodies_transport.h"
+#include "gale_ktimers.h"
 
 #include <math.h>
 #include <string.h>
@@ -20,12 +21,7 @@ typedef struct {
     int on_device; /* trd/kmd were allocated on the device */
 } tr_impl_t;
 
-enum { KT_FACES, KT_HFLUX, KT_VFLUX, KT_TEND, KT_RATIO, KT_N };
-static int kt[KT_N];
-static const char *const kt_names[KT_N] = {"tr_faces", "tr_hflux", "tr_vflux", "tr_tend",
-                                           "tr_ratio"};
-#define TSTART double t0_ = gale_wtime()
-#define TSTOP(id) gale_timer_add(kt[id], gale_wtime() - t0_)
+static int kt[KTR_N]; /* kernel timers (gale_ktimers.h) */
 #define IMPL(tr) ((const tr_impl_t *)(tr)->impl)
 
 static void *to_device_copy(const void *host, size_t bytes, int *on_device)
@@ -40,7 +36,7 @@ static void *to_device_copy(const void *host, size_t bytes, int *on_device)
 
 int gale_ktr_init(gale_ktr_t *tr, const gale_kmesh_t *km)
 {
-    for (int i = 0; i < KT_N; i++) kt[i] = gale_timer_register(kt_names[i], GALE_T_COMPUTE);
+    gale_kt_register(kt, gale_ktr_names, KTR_N);
     const size_t nc = tr->ncell, ne = tr->nedge, nl = km->nlev, D = sizeof(double);
     gale_koff_map(tr->nb, GALE_TR_NB * nc * sizeof(int));
     gale_koff_map(tr->rc, 4 * GALE_TR_NB * nc * D);
@@ -104,7 +100,7 @@ void gale_k_tr_faces(const gale_ktr_t *tr, int c0, int c1, int nl, int stride, c
     double *dqf = gale_koff_ptr(qf);
 #pragma omp target teams distribute parallel for device(gale_koff_dev()) is_device_ptr(d, dq, dqf)
     for (int c = c0; c < c1; c++) gale_kb_tr_faces(d, c, nl, stride, dq, dqf);
-    TSTOP(KT_FACES);
+    TSTOP(KTR_FACES);
 }
 
 void gale_k_tr_hflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int e0, int e1, int nl,
@@ -118,7 +114,7 @@ void gale_k_tr_hflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int e0, int e
     double *dfq = gale_koff_ptr(fq);
 #pragma omp target teams distribute parallel for device(gale_koff_dev()) is_device_ptr(d, k, df, dqf, dfq)
     for (int e = e0; e < e1; e++) gale_kb_tr_hflux(d, k, e, nl, stride, df, dqf, dfq);
-    TSTOP(KT_HFLUX);
+    TSTOP(KTR_HFLUX);
 }
 
 void gale_k_tr_vflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int c0, int c1,
@@ -132,7 +128,7 @@ void gale_k_tr_vflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int c0, int c
     double *ds = gale_koff_ptr(slope), *dwq = gale_koff_ptr(wq);
 #pragma omp target teams distribute parallel for device(gale_koff_dev()) is_device_ptr(d, k, dq, dw, ds, dwq)
     for (int c = c0; c < c1; c++) gale_kb_tr_vflux(d, k, c, dq, dw, ds, dwq);
-    TSTOP(KT_VFLUX);
+    TSTOP(KTR_VFLUX);
 }
 
 void gale_k_tr_tend(const gale_ktr_t *tr, const gale_kmesh_t *km, int c0, int c1, int nl,
@@ -146,7 +142,7 @@ void gale_k_tr_tend(const gale_ktr_t *tr, const gale_kmesh_t *km, int c0, int c1
     double *dout = gale_koff_ptr(out);
 #pragma omp target teams distribute parallel for device(gale_koff_dev()) is_device_ptr(d, k, dfq, dwq, dout)
     for (int c = c0; c < c1; c++) gale_kb_tr_tend(d, k, c, nl, stride, wstride, dfq, dwq, dout);
-    TSTOP(KT_TEND);
+    TSTOP(KTR_TEND);
 }
 
 void gale_k_tr_ratio(int c0, int c1, int stride, const double *x, const double *y, double *out)
@@ -157,8 +153,8 @@ void gale_k_tr_ratio(int c0, int c1, int stride, const double *x, const double *
     const double *dx = gale_koff_ptr(x), *dy = gale_koff_ptr(y);
     double *dout = gale_koff_ptr(out);
 #pragma omp target teams distribute parallel for device(gale_koff_dev()) is_device_ptr(dx, dy, dout)
-    for (size_t i = i0; i < i1; i++) dout[i] = dy[i] != 0 ? dx[i] / (dy[i] != 0 ? dy[i] : 1.0) : 0.0;
-    TSTOP(KT_RATIO);
+    for (size_t i = i0; i < i1; i++) dout[i] = gale_kb_tr_ratio(dx[i], dy[i]);
+    TSTOP(KTR_RATIO);
 }
 
 void gale_k_tr_minmax(int c0, int c1, int nl, int stride, const double *x, double *mn, double *mx)

@@ -105,16 +105,6 @@ static int parse_size(const char *s, int64_t *out)
     return 0;
 }
 
-static int parse_int(const char *s, long lo, long hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) return -1;
-    *out = (int)v;
-    return 0;
-}
-
 /* "a,b,c" of names: sets the flags of the chosen items. */
 static int parse_names(const char *opt, const char *s, int (*parse)(const char *), int n, int *out,
                        int *nout, const char *allowed)
@@ -156,7 +146,7 @@ static int parse_values(args_t *a, const char *s)
             snprintf(a->hval[a->nval++], sizeof a->hval[0], "%s", strcmp(t, "none") ? t : "");
         } else if (a->sweep == SW_WRITERS) {
             int v;
-            if (parse_int(t, 1, 1 << 24, &v)) return bad("--sweep writers", t, "a count >= 1");
+            if (gale_parse_int(t, 1, 1 << 24, &v)) return bad("--sweep writers", t, "a count >= 1");
             a->ival[a->nval++] = v;
         } else {
             int64_t v;
@@ -233,9 +223,9 @@ static int parse_args(int argc, char **argv, args_t *a)
             if (parse_size(v, &a->transfer))
                 return bad(opt, v, "a size in bytes (K, M, G suffixes), a positive multiple of 8");
         } else if (!strcmp(opt, "--iterations")) {
-            if (parse_int(v, 1, 1000000, &a->iterations)) return bad(opt, v, "a count from 1");
+            if (gale_parse_int(v, 1, 1000000, &a->iterations)) return bad(opt, v, "a count from 1");
         } else if (!strcmp(opt, "--aggregators")) {
-            if (parse_int(v, 1, 1 << 24, &a->aggregators)) return bad(opt, v, "a count from 1");
+            if (gale_parse_int(v, 1, 1 << 24, &a->aggregators)) return bad(opt, v, "a count from 1");
         } else if (!strcmp(opt, "--hints")) {
             for (const char *p = v; *p;) {
                 const char *c = strchr(p, ','), *e = strchr(p, '=');

@@ -5,7 +5,6 @@
 #include "gale_base.h"
 #include "gale_partition.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,17 +34,6 @@ static void help(FILE *out)
             "Options take their value as the next argument or after '='.\n"
             "docs/partitioning.md explains the numbers.\n",
             MAX_N, GALE_MAX_DEPTH);
-}
-
-/* A whole number in [lo, hi]. */
-static int parse_int(const char *s, long lo, long hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) return -1;
-    *out = (int)v;
-    return 0;
 }
 
 static int bad(const char *opt, const char *val, const char *allowed)
@@ -155,17 +143,17 @@ int gale_cmd_partition(int argc, char **argv)
             return 2;
         }
         if (strcmp(opt, "--mesh") == 0) {
-            if ((val[0] != 'C' && val[0] != 'c') || parse_int(val + 1, 1, MAX_N, &n))
+            if ((val[0] != 'C' && val[0] != 'c') || gale_parse_int(val + 1, 1, MAX_N, &n))
                 return bad(opt, val, "expected C<N> with N a whole number from 1 to 8192, e.g. C24");
         } else if (strcmp(opt, "--levels") == 0) {
-            if (parse_int(val, 1, INT_MAX, &nlev))
+            if (gale_parse_int(val, 1, INT_MAX, &nlev))
                 return bad(opt, val, "must be a whole number >= 1");
         } else if (strcmp(opt, "--ranks") == 0) {
-            if (parse_int(val, 1, INT_MAX, &P))
+            if (gale_parse_int(val, 1, INT_MAX, &P))
                 return bad(opt, val, "must be a whole number >= 1 (and at most 6 N^2)");
             ranks_arg = val;
         } else if (strcmp(opt, "--halo-depth") == 0) {
-            if (parse_int(val, 1, GALE_MAX_DEPTH, &depth))
+            if (gale_parse_int(val, 1, GALE_MAX_DEPTH, &depth))
                 return bad(opt, val, "must be 1, 2 or 3");
         } else if ((method = gale_part_method_parse(val)) < 0) {
             return bad(opt, val, "allowed are sfc and panel");

@@ -17,5 +17,7 @@ const char *gale_build_flags(void);
 const char *gale_build_isa(void);
 const char *gale_build_offload(void);
 void gale_build_mpi(char *buf, size_t n);   /* library and standard version */
+/* A whole number in [lo, hi], the whole string: 0 and *out set, else -1. */
+int gale_parse_int(const char *s, long lo, long hi, int *out);
 
 #endif

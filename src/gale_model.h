@@ -61,6 +61,9 @@ void gale_model_free(gale_model_t *m);
 /* Collective: one time step, then the checks (NaN/Inf naming field, cell and
  * level) and the energy. */
 int gale_model_step(gale_model_t *m);
+/* Collective: the step's explicit halves and the Helmholtz right-hand side
+ * (m->rhs) from the current state, as gale_model_step starts. */
+int gale_model_rhs(gale_model_t *m);
 
 /* Collective diagnostics. */
 int gale_model_energy(gale_model_t *m, double *e);

@@ -451,21 +451,13 @@ static int check_state(gale_model_t *m)
     return GALE_OK;
 }
 
-int gale_model_step(gale_model_t *m)
+int gale_model_rhs(gale_model_t *m)
 {
     const gale_kmesh_t *km = &m->km;
-    const gale_local_t *lm = &m->lm;
-    const int e0 = lm->nedge[0], c0 = lm->ncell[0];
+    const int e0 = m->lm.nedge[0], c0 = m->lm.ncell[0];
     const double dt = m->dt, alpha = m->cfg.timestepping.alpha;
     const double cw = (1.0 - alpha) * dt, tau = alpha * dt;
-    if (m->transport) GALE_CALL(gale_transport_step(m->tr, m, m->time, dt));
-    if (m->transport == GALE_TRANSPORT_ONLY) { /* no dynamics */
-        m->step++;
-        m->time += dt;
-        return GALE_OK;
-    }
     double *u = gale_fd(&m->u), *w = gale_fd(&m->w), *b = gale_fd(&m->b), *p = gale_fd(&m->p);
-
     /* explicit halves: Ru = u - cw G_h p, (Rb, W*) per column; needs p's halo */
     if (m->p.halo_valid < 1) GALE_CALL(gale_halo_exchange(m->halo_p, &m->p));
     gale_k_grad_h(km, 0, e0, cw, u, p, gale_fd(&m->ru));
@@ -475,6 +467,24 @@ int gale_model_step(gale_model_t *m)
     gale_k_axpby(GALE_F64, 0, c0, km->si, cw, w, tau, m->ws.data, m->fw.data);
     gale_k_rhs(km, 0, c0, p, gale_fd(&m->fu), gale_fd(&m->fw), gale_fd(&m->rhs));
     m->rhs.halo_valid = 0;
+    return GALE_OK;
+}
+
+int gale_model_step(gale_model_t *m)
+{
+    const gale_kmesh_t *km = &m->km;
+    const gale_local_t *lm = &m->lm;
+    const int e0 = lm->nedge[0], c0 = lm->ncell[0];
+    const double dt = m->dt, alpha = m->cfg.timestepping.alpha;
+    const double tau = alpha * dt;
+    if (m->transport) GALE_CALL(gale_transport_step(m->tr, m, m->time, dt));
+    if (m->transport == GALE_TRANSPORT_ONLY) { /* no dynamics */
+        m->step++;
+        m->time += dt;
+        return GALE_OK;
+    }
+    double *u = gale_fd(&m->u), *w = gale_fd(&m->w), *b = gale_fd(&m->b), *p = gale_fd(&m->p);
+    GALE_CALL(gale_model_rhs(m));
 
     /* the Helmholtz problem for p^{n+1}, from p^n as first guess */
     int pv = m->cfg.halo.redundant_computation ? m->p.halo_valid : 0;

@@ -18,6 +18,9 @@ import shutil
 import subprocess
 import sys
 
+import ranks
+from ranks import run_ranks
+
 mpiexec, gale, work, mode = sys.argv[1:5]
 ncdump = sys.argv[5] if len(sys.argv) > 5 else "ncdump"
 os.makedirs(work, exist_ok=True)
@@ -25,21 +28,11 @@ env = dict(os.environ, OMP_NUM_THREADS="1")
 
 
 def run(np, args, timeout=120):
-    cmd = [mpiexec, "-n", str(np), "sh", "-c", '"$@"; echo "gale-exit ${PMI_RANK:-0} $?" >&2',
-           "sh", gale, "iobench", *args]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
-    codes = {}
-    for line in r.stderr.splitlines():
-        if line.startswith("gale-exit "):
-            _, rank, code = line.split()
-            codes[int(rank)] = int(code)
-    return r, codes
+    return run_ranks(mpiexec, np, [gale, "iobench", *args], timeout, env=env)
 
 
 def fail(msg, r=None):
-    if r is not None:
-        msg += "\n--- stdout ---\n" + r.stdout[-4000:] + "\n--- stderr ---\n" + r.stderr[-4000:]
-    sys.exit("check_iobench: " + msg)
+    ranks.fail("check_iobench", msg, r)
 
 
 def ok_run(args, np=2):

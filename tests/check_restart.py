@@ -21,8 +21,10 @@ import json
 import os
 import shutil
 import struct
-import subprocess
 import sys
+
+import ranks
+from ranks import run_ranks
 
 mpiexec, gale, work, mode = sys.argv[1:5]
 args = sys.argv[5:]
@@ -33,24 +35,13 @@ os.makedirs(work, exist_ok=True)
 
 
 def run(np, extra, env=None, cwd=None):
-    """Runs gale on np ranks; each rank's exit status is printed by a shell
-    wrapper, so the test sees every rank, not only mpiexec's summary."""
-    cmd = [mpiexec, "-n", str(np), "sh", "-c",
-           '"$@"; echo "gale-exit ${PMI_RANK:-0} $?" >&2', "sh", gale, "run", *CASE, *extra]
+    """Runs gale on np ranks: (result, {rank: exit status})."""
     e = dict(os.environ, OMP_NUM_THREADS="1", **(env or {}))
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, env=e, cwd=cwd)
-    codes = {}
-    for line in r.stderr.splitlines():
-        if line.startswith("gale-exit "):
-            _, rank, code = line.split()
-            codes[int(rank)] = int(code)
-    return r, codes
+    return run_ranks(mpiexec, np, [gale, "run", *CASE, *extra], TIMEOUT, env=e, cwd=cwd)
 
 
 def fail(msg, r=None):
-    if r is not None:
-        msg += "\n--- stdout ---\n" + r.stdout[-3000:] + "\n--- stderr ---\n" + r.stderr[-3000:]
-    sys.exit("check_restart: " + msg)
+    ranks.fail("check_restart", msg, r)
 
 
 def rundir(np):
