@@ -231,18 +231,22 @@ static inline void gale_kb_rsum_col_f(int k0, int k1, double wc, const double *r
 /* solver operators, in double (suffix _d) and single (_f) precision  */
 /* ------------------------------------------------------------------ */
 #define GALE_R double
+#define GALE_FMA fma
 #define GALE_KB(name) name##_d
 #define GALE_KM(name) name
 #include "gale_kbodies_solver.h"
 #undef GALE_R
+#undef GALE_FMA
 #undef GALE_KB
 #undef GALE_KM
 
 #define GALE_R float
+#define GALE_FMA fmaf
 #define GALE_KB(name) name##_f
 #define GALE_KM(name) name##_f
 #include "gale_kbodies_solver.h"
 #undef GALE_R
+#undef GALE_FMA
 #undef GALE_KB
 #undef GALE_KM
 

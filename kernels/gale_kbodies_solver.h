@@ -5,8 +5,12 @@
 
 /* y = A x on one column. A = diag(V/c^2) + tau^2 G_h^T M_u G_h
  *                           + tau^2/(1+tau^2 N^2) G_z^T M_w G_z:
- * y_k = (A/c^2) dz_k x_k + dz_k sum_s hs_s (x_k - x_nbr(s),k)
- *     + av (rdzi_k (x_k - x_k-1) + rdzi_k+1 (x_k - x_k+1)) */
+ * y_k = dz_k (S x_k - sum_s hs_s x_nbr(s),k)
+ *     + av (rdzi_k (x_k - x_k-1) + rdzi_k+1 (x_k - x_k+1)),  S = A/c^2 + sum_s hs_s.
+ * The multiply-adds are explicit fma() (GALE_FMA): exactly rounded on every
+ * target, so every build still gives the same bits, while -ffp-contract=off
+ * keeps the compilers from fusing anything else. The split between fma and
+ * separate multiplies and adds balances the two multiply and two add pipes. */
 static inline void GALE_KB(gale_kb_helmholtz)(const gale_kmesh_t *km, int c,
                                               const GALE_R *restrict x, GALE_R *restrict y)
 {
@@ -14,28 +18,29 @@ static inline void GALE_KB(gale_kb_helmholtz)(const gale_kmesh_t *km, int c,
     const int *nb = km->cell_nbr + 4 * c;
     const GALE_R *hs = km->GALE_KM(h_hs) + 4 * c;
     const GALE_R h0 = hs[0], h1 = hs[1], h2 = hs[2], h3 = hs[3];
-    const GALE_R ad = km->GALE_KM(h_ad)[c], av = km->GALE_KM(h_av)[c];
+    const GALE_R av = km->GALE_KM(h_av)[c];
+    const GALE_R s = km->GALE_KM(h_ad)[c] + ((h0 + h1) + (h2 + h3));
     const GALE_R *dz = km->GALE_KM(dz), *rdzi = km->GALE_KM(rdzi);
     const GALE_R *x0 = x + (size_t)c * sc;
     const GALE_R *xw = x + (size_t)nb[0] * sc, *xs = x + (size_t)nb[1] * sc;
     const GALE_R *xe = x + (size_t)nb[2] * sc, *xn = x + (size_t)nb[3] * sc;
     GALE_R *y0 = y + (size_t)c * sc;
 #define GALE_HORIZ(k)                                                                      \
-    (ad * dz[k] * x0[k] +                                                                  \
-     dz[k] * (h0 * (x0[k] - xw[k]) + h1 * (x0[k] - xs[k]) + h2 * (x0[k] - xe[k]) +         \
-              h3 * (x0[k] - xn[k])))
+    (dz[k] * GALE_FMA(s, x0[k], -(GALE_FMA(h1, xs[k], h0 * xw[k]) +                         \
+                                  GALE_FMA(h3, xn[k], h2 * xe[k]))))
     if (nl == 1) {
         y0[0] = GALE_HORIZ(0);
         return;
     }
     /* the two end levels have one vertical neighbour; peeled so that the
      * inner loop reads no level outside the column */
-    y0[0] = GALE_HORIZ(0) + av * (rdzi[1] * (x0[0] - x0[1]));
+    y0[0] = GALE_FMA(av, rdzi[1] * (x0[0] - x0[1]), GALE_HORIZ(0));
     GALE_SIMD
     for (int k = 1; k < nl - 1; k++)
-        y0[k] = GALE_HORIZ(k) +
-                av * (rdzi[k] * (x0[k] - x0[k - 1]) + rdzi[k + 1] * (x0[k] - x0[k + 1]));
-    y0[nl - 1] = GALE_HORIZ(nl - 1) + av * (rdzi[nl - 1] * (x0[nl - 1] - x0[nl - 2]));
+        y0[k] = GALE_FMA(av,
+                         GALE_FMA(rdzi[k], x0[k] - x0[k - 1], rdzi[k + 1] * (x0[k] - x0[k + 1])),
+                         GALE_HORIZ(k));
+    y0[nl - 1] = GALE_FMA(av, rdzi[nl - 1] * (x0[nl - 1] - x0[nl - 2]), GALE_HORIZ(nl - 1));
 #undef GALE_HORIZ
 }
 
