@@ -175,17 +175,18 @@ static inline void gale_kb_rsum_term(double t, int64_t *restrict w, int64_t *res
 }
 
 /* Adds n <= GALE_RSUM_BATCH values to the fixed-point words, the digit split
- * vectorised across GALE_LANES lanes: each lane sums its digits in doubles,
+ * vectorised across GALE_RSUM_LANES lanes: each lane sums its digits in doubles,
  * exact while a lane gets fewer than 2^7 digits below 2^46. n is a multiple
- * of GALE_LANES (pad with zeros: they add nothing). */
+ * of GALE_RSUM_LANES (pad with zeros: they add nothing). */
 #define GALE_RSUM_BATCH 64
+#define GALE_RSUM_LANES 8
 static inline void gale_kb_rsum_vals(const double *restrict v, int n, int64_t *restrict w,
                                      int64_t *restrict bad)
 {
-    double a[GALE_RSUM_WORDS][GALE_LANES] = {{0}}, nb[GALE_LANES] = {0};
-    for (int i0 = 0; i0 < n; i0 += GALE_LANES) {
+    double a[GALE_RSUM_WORDS][GALE_RSUM_LANES] = {{0}}, nb[GALE_RSUM_LANES] = {0};
+    for (int i0 = 0; i0 < n; i0 += GALE_RSUM_LANES) {
         GALE_SIMD
-        for (int l = 0; l < GALE_LANES; l++) {
+        for (int l = 0; l < GALE_RSUM_LANES; l++) {
             double t = v[i0 + l];
             int ok = fabs(t) < GALE_RSUM_MAX; /* false for NaN */
             nb[l] += ok ? 0.0 : 1.0;
@@ -203,10 +204,10 @@ static inline void gale_kb_rsum_vals(const double *restrict v, int n, int64_t *r
     }
     for (int j = 0; j < GALE_RSUM_WORDS; j++) {
         double sj = 0; /* exact: integers below 2^53 */
-        for (int l = 0; l < GALE_LANES; l++) sj += a[j][l];
+        for (int l = 0; l < GALE_RSUM_LANES; l++) sj += a[j][l];
         w[j] += (int64_t)sj;
     }
-    for (int l = 0; l < GALE_LANES; l++) *bad += (int64_t)nb[l];
+    for (int l = 0; l < GALE_RSUM_LANES; l++) *bad += (int64_t)nb[l];
 }
 
 /* One column's share of a reproducible sum: the column's own sum (above),

@@ -57,26 +57,49 @@ static inline void GALE_KB(gale_kb_pc_diag)(const gale_kmesh_t *km, int c,
 
 /* The vertical tridiagonal solve for one batch of GALE_LANES columns
  * (columns lane0 + l for l in [l0, l1)). A recurrence along k does not
- * vectorise, so the batch is transposed into scratch t[k][lane] and the SIMD
- * runs across the lanes (DESIGN.md section 2). The factors are stored batched
- * (setup in solver/): m = 1/pivot, cu = upper/pivot; the lower coefficient is
- * -av rdzi_k. */
+ * vectorise, so the SIMD runs across the batch's columns (the lanes) on a
+ * transposed copy t[k][lane] (DESIGN.md section 2). The factors are stored
+ * batched (setup in solver/): m = 1/pivot, cu = upper/pivot; the lower
+ * coefficient is -av rdzi_k. A whole batch reads r and writes z inside the
+ * sweeps (strided across the columns); a partial one (the ends of [c0, c1))
+ * transposes first, with zeros in the lanes outside [l0, l1), and writes back
+ * only its own columns. Both give the same bits. */
 static inline void GALE_KB(gale_kb_tridiag_batch)(const gale_kmesh_t *km, int batch, int l0,
                                                   int l1, const GALE_R *restrict r,
                                                   GALE_R *restrict z, GALE_R *restrict t)
 {
     const int nl = km->nlev, sc = km->sc, L = GALE_LANES;
-    const int c0 = batch * L;
+    const int c0 = batch * L, whole = l0 == 0 && l1 == L;
     const GALE_R *m = km->GALE_KM(tri_m) + (size_t)batch * nl * L;
     const GALE_R *cu = km->GALE_KM(tri_c) + (size_t)batch * nl * L;
     const GALE_R *av = km->GALE_KM(h_av) + c0;
     const GALE_R *rdzi = km->GALE_KM(rdzi);
-    /* lanes outside [l0,l1) compute on zeros and are not written back; the
-     * transposes run along each column (contiguous in r and z) */
+    const GALE_R *rb = r + (size_t)c0 * sc;
+    GALE_R *zb = z + (size_t)c0 * sc;
+    if (whole) {
+        GALE_SIMD
+        for (int l = 0; l < L; l++) t[l] = rb[(size_t)l * sc] * m[l];
+        for (int k = 1; k < nl; k++) {
+            GALE_SIMD
+            for (int l = 0; l < L; l++)
+                t[k * L + l] = (rb[(size_t)l * sc + k] + av[l] * rdzi[k] * t[(k - 1) * L + l]) *
+                               m[k * L + l];
+        }
+        GALE_SIMD
+        for (int l = 0; l < L; l++) zb[(size_t)l * sc + nl - 1] = t[(nl - 1) * L + l];
+        for (int k = nl - 2; k >= 0; k--) {
+            GALE_SIMD
+            for (int l = 0; l < L; l++) {
+                GALE_R v = t[k * L + l] - cu[k * L + l] * t[(k + 1) * L + l];
+                t[k * L + l] = v;
+                zb[(size_t)l * sc + k] = v;
+            }
+        }
+        return;
+    }
     for (int l = 0; l < L; l++) {
-        const GALE_R *rc = r + (size_t)(c0 + l) * sc;
         if (l >= l0 && l < l1)
-            for (int k = 0; k < nl; k++) t[k * L + l] = rc[k];
+            for (int k = 0; k < nl; k++) t[k * L + l] = rb[(size_t)l * sc + k];
         else
             for (int k = 0; k < nl; k++) t[k * L + l] = (GALE_R)0;
     }
@@ -91,8 +114,6 @@ static inline void GALE_KB(gale_kb_tridiag_batch)(const gale_kmesh_t *km, int ba
         GALE_SIMD
         for (int l = 0; l < L; l++) t[k * L + l] = t[k * L + l] - cu[k * L + l] * t[(k + 1) * L + l];
     }
-    for (int l = l0; l < l1; l++) {
-        GALE_R *zc = z + (size_t)(c0 + l) * sc;
-        for (int k = 0; k < nl; k++) zc[k] = t[k * L + l];
-    }
+    for (int l = l0; l < l1; l++)
+        for (int k = 0; k < nl; k++) zb[(size_t)l * sc + k] = t[k * L + l];
 }

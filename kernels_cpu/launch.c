@@ -229,7 +229,7 @@ void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair
                 }
                 if (reproducible) {
                     int n = ce - cb;
-                    for (; n % GALE_LANES; n++) colsum[n] = 0.0;
+                    for (; n % GALE_RSUM_LANES; n++) colsum[n] = 0.0;
                     gale_kb_rsum_vals(colsum, n, a->w, &a->bad);
                 }
                 else
