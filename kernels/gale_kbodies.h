@@ -155,23 +155,34 @@ static inline void gale_kb_rhs(const gale_kmesh_t *km, int c, const double *rest
 GALE_KB_PSUM_DEFINE(gale_kb_psum_d, double)
 GALE_KB_PSUM_DEFINE(gale_kb_psum_f, float)
 
-/* Adds one value to the fixed-point words: its eight 46-bit digits, each
- * exact (t * 2^-w is exact, trunc is exact, and so is the remainder). Values
- * beyond 2^184, NaN and Inf count as bad and add nothing. */
+/* The eight 46-bit digits of one value t (already checked: |t| < 2^184),
+ * each exact (t * 2^-w is exact, trunc is exact, and so is the remainder),
+ * handed to ADD(j, digit) as integer-valued doubles. A macro because, written
+ * as a function filling an array, gcc 12 leaves the lane loop below scalar
+ * ("bad loop form"). */
+#define GALE_RSUM_DIGITS(t, ADD)                                                           \
+    do {                                                                                   \
+        double d_;                                                                         \
+        d_ = trunc(t * 0x1p-138); ADD(0, d_); t -= d_ * 0x1p138;                           \
+        d_ = trunc(t * 0x1p-92);  ADD(1, d_); t -= d_ * 0x1p92;                            \
+        d_ = trunc(t * 0x1p-46);  ADD(2, d_); t -= d_ * 0x1p46;                            \
+        d_ = trunc(t);            ADD(3, d_); t -= d_;                                     \
+        d_ = trunc(t * 0x1p46);   ADD(4, d_); t -= d_ * 0x1p-46;                           \
+        d_ = trunc(t * 0x1p92);   ADD(5, d_); t -= d_ * 0x1p-92;                           \
+        d_ = trunc(t * 0x1p138);  ADD(6, d_); t -= d_ * 0x1p-138;                          \
+        d_ = trunc(t * 0x1p184);  ADD(7, d_);                                              \
+    } while (0)
+
+/* Adds one value to the fixed-point words. Values beyond 2^184, NaN and Inf
+ * count as bad and add nothing. */
 static inline void gale_kb_rsum_term(double t, int64_t *restrict w, int64_t *restrict bad)
 {
     int ok = fabs(t) < GALE_RSUM_MAX; /* false for NaN */
     *bad += !ok;
     t = ok ? t : 0.0;
-    double d;
-    d = trunc(t * 0x1p-138); w[0] += (int64_t)d; t -= d * 0x1p138;
-    d = trunc(t * 0x1p-92);  w[1] += (int64_t)d; t -= d * 0x1p92;
-    d = trunc(t * 0x1p-46);  w[2] += (int64_t)d; t -= d * 0x1p46;
-    d = trunc(t);            w[3] += (int64_t)d; t -= d;
-    d = trunc(t * 0x1p46);   w[4] += (int64_t)d; t -= d * 0x1p-46;
-    d = trunc(t * 0x1p92);   w[5] += (int64_t)d; t -= d * 0x1p-92;
-    d = trunc(t * 0x1p138);  w[6] += (int64_t)d; t -= d * 0x1p-138;
-    d = trunc(t * 0x1p184);  w[7] += (int64_t)d;
+#define GALE_RSUM_ADD_W(j, d) (w[j] += (int64_t)(d))
+    GALE_RSUM_DIGITS(t, GALE_RSUM_ADD_W);
+#undef GALE_RSUM_ADD_W
 }
 
 /* Adds n <= GALE_RSUM_BATCH values to the fixed-point words, the digit split
@@ -191,15 +202,9 @@ static inline void gale_kb_rsum_vals(const double *restrict v, int n, int64_t *r
             int ok = fabs(t) < GALE_RSUM_MAX; /* false for NaN */
             nb[l] += ok ? 0.0 : 1.0;
             t = ok ? t : 0.0;
-            double d;
-            d = trunc(t * 0x1p-138); a[0][l] += d; t -= d * 0x1p138;
-            d = trunc(t * 0x1p-92);  a[1][l] += d; t -= d * 0x1p92;
-            d = trunc(t * 0x1p-46);  a[2][l] += d; t -= d * 0x1p46;
-            d = trunc(t);            a[3][l] += d; t -= d;
-            d = trunc(t * 0x1p46);   a[4][l] += d; t -= d * 0x1p-46;
-            d = trunc(t * 0x1p92);   a[5][l] += d; t -= d * 0x1p-92;
-            d = trunc(t * 0x1p138);  a[6][l] += d; t -= d * 0x1p-138;
-            d = trunc(t * 0x1p184);  a[7][l] += d;
+#define GALE_RSUM_ADD_A(j, d) (a[j][l] += (d))
+            GALE_RSUM_DIGITS(t, GALE_RSUM_ADD_A);
+#undef GALE_RSUM_ADD_A
         }
     }
     for (int j = 0; j < GALE_RSUM_WORDS; j++) {
