@@ -19,7 +19,6 @@ import subprocess
 import sys
 
 import ranks
-from ranks import run_ranks
 
 mpiexec, gale, work, mode = sys.argv[1:5]
 ncdump = sys.argv[5] if len(sys.argv) > 5 else "ncdump"
@@ -28,7 +27,7 @@ env = dict(os.environ, OMP_NUM_THREADS="1")
 
 
 def run(np, args, timeout=120):
-    return run_ranks(mpiexec, np, [gale, "iobench", *args], timeout, env=env)
+    return ranks.run_ranks(mpiexec, np, [gale, "iobench", *args], timeout, env=env)
 
 
 def fail(msg, r=None):

@@ -24,7 +24,6 @@ import struct
 import sys
 
 import ranks
-from ranks import run_ranks
 
 mpiexec, gale, work, mode = sys.argv[1:5]
 args = sys.argv[5:]
@@ -37,7 +36,7 @@ os.makedirs(work, exist_ok=True)
 def run(np, extra, env=None, cwd=None):
     """Runs gale on np ranks: (result, {rank: exit status})."""
     e = dict(os.environ, OMP_NUM_THREADS="1", **(env or {}))
-    return run_ranks(mpiexec, np, [gale, "run", *CASE, *extra], TIMEOUT, env=e, cwd=cwd)
+    return ranks.run_ranks(mpiexec, np, [gale, "run", *CASE, *extra], TIMEOUT, env=e, cwd=cwd)
 
 
 def fail(msg, r=None):
