@@ -68,6 +68,7 @@ typedef struct {
 } gale_kopts_t;
 typedef struct {
     char desc[160]; /* for the start-up log */
+    char runtime[160]; /* the vendor runtime's own word, logged when set (HIP, GALE_HIP=ON) */
     int gpu;        /* 1: a GPU, whose memory MPI cannot read unless it is GPU-aware */
     int vendor;     /* of the GPU: 0 none, 1 NVIDIA (CUDA), 2 AMD (HIP) */
 } gale_kdevice_t;

@@ -30,4 +30,14 @@ void gale_koff_unmap(const void *host);
 /* Bytes of reduction results a sibling's target regions moved. */
 void gale_koff_count_small(double h2d, double d2h);
 
+/* The HIP runtime's word on AMD GPU `ordinal` (hip_query.c, built with
+ * GALE_HIP=ON): 0, or -1 with the reason in runtime (no GPU, no driver). */
+typedef struct {
+    char name[96];     /* "AMD Instinct MI300A (gfx942:sramecc+:xnack+, APU)" */
+    char runtime[160]; /* for the start-up log */
+    int pageable;      /* the GPU reads pageable host memory (unified memory works) */
+    int apu;
+} gale_koff_hip_t;
+int gale_koff_hip_query(int ordinal, gale_koff_hip_t *q);
+
 #endif

@@ -215,6 +215,16 @@ int gale_k_configure(const gale_kopts_t *o, gale_kdevice_t *dv, char *msg, size_
     if (g.kind == KIND_NVPTX && cuda_query(ord, name, sizeof name, &pageable) != 0)
         snprintf(name, sizeof name, "(CUDA driver query failed)");
 #endif
+    int hip = 0; /* the HIP runtime answered for this AMD GPU */
+#if GALE_OFFLOAD_HIP
+    gale_koff_hip_t hq;
+    hip = gale_koff_hip_query(g.kind == KIND_AMDGCN ? ord : 0, &hq) == 0 && g.kind == KIND_AMDGCN;
+    snprintf(dv->runtime, sizeof dv->runtime, "%s", hq.runtime);
+    if (hip) {
+        snprintf(name, sizeof name, "%s", hq.name);
+        pageable = hq.pageable;
+    }
+#endif
     snprintf(dv->desc, sizeof dv->desc, "device %d of %d: %s%s%s%s", g.dev, nd,
              kind_names[g.kind], name[0] ? " " : "", name,
              g.kind != want && g.kind != KIND_INITIAL ? " (no device of this build's kind found)"
@@ -230,7 +240,14 @@ int gale_k_configure(const gale_kopts_t *o, gale_kdevice_t *dv, char *msg, size_
                  "use memory = discrete", name);
         return GALE_ERR_INPUT;
     }
-    if (o->memory == GALE_MEM_UNIFIED && g.kind == KIND_AMDGCN) {
+    if (o->memory == GALE_MEM_UNIFIED && g.kind == KIND_AMDGCN && hip && !pageable) {
+        snprintf(msg, n,
+                 "[offload] memory = unified: AMD GPU %s cannot access pageable host memory "
+                 "(hipDeviceAttributePageableMemoryAccess = 0: XNACK is off; MI300A, or MI200 "
+                 "with HSA_XNACK=1); use memory = discrete", name);
+        return GALE_ERR_INPUT;
+    }
+    if (o->memory == GALE_MEM_UNIFIED && g.kind == KIND_AMDGCN && !hip) {
         const char *x = getenv("HSA_XNACK");
         if (!x || strcmp(x, "1") != 0) {
             snprintf(msg, n,

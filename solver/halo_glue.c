@@ -98,6 +98,7 @@ int gale_offload_setup(int memory, int gpu_aware, MPI_Comm comm)
                                                  : "packed on the device, staged through host";
     gale_log(GALE_LOG_INFO, "offload:   %s; memory %s; halo %s", dev.desc,
              memory == GALE_MEM_UNIFIED ? "unified (zero-copy)" : "discrete (map/update)", halo);
+    if (dev.runtime[0]) gale_log(GALE_LOG_INFO, "offload:   %s", dev.runtime);
     gale_log(GALE_LOG_INFO, "offload:   MPI GPU support: %s", what);
     return GALE_OK;
 }

@@ -21,7 +21,14 @@ if(GALE_OFFLOAD STREQUAL "none")
   add_test(NAME offload_nvptx_build
            COMMAND sh ${_obuild} offload-nvptx ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/offload-nvptx)
   set_tests_properties(offload_nvptx_build PROPERTIES LABELS offload TIMEOUT 900 PROCESSORS 2
-                       SKIP_RETURN_CODE 77)
+                       SKIP_RETURN_CODE 77 ENVIRONMENT REF_EXE=${GALE_EXE})
+  # and for AMD GPUs (gfx90a, gfx942 from Debian's ROCm 5.2), with the HIP
+  # device query on (docs/offload.md)
+  add_test(NAME offload_amdgcn_build
+           COMMAND sh ${_obuild} offload-amdgcn ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/offload-amdgcn
+                   -DGALE_HIP=ON)
+  set_tests_properties(offload_amdgcn_build PROPERTIES LABELS offload TIMEOUT 900 PROCESSORS 2
+                       ENVIRONMENT REF_EXE=${GALE_EXE})
   set(_ofix offload_host)
 else()
   set(_oexe ${GALE_EXE})
