@@ -305,7 +305,7 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
     for (int s = m->step; s < steps; s++) {
         GALE_CALL(gale_model_step(m));
         GALE_CALL(gale_output_step(out, m));
-        GALE_CALL(gale_restart_checkpoint(m));
+        GALE_CALL(gale_restart_checkpoint(m, out));
         if (every > 0 && (m->step % every == 0 || m->step == steps)) {
             const gale_solver_stats_t *st = gale_solver_stats(m->solver);
             double el = gale_wtime() - t0;

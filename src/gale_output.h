@@ -29,8 +29,9 @@ int gale_output_finalize(gale_output_t *out);
 /* Rank 0: the summary lines, and the report's "io" object. */
 void gale_output_summary(const gale_output_t *out, FILE *f);
 void gale_output_json(const gale_output_t *out, gale_json_t *j);
-/* Runs fn(arg) on the thread that owns HDF5 (see gale_writer_exec): for any
- * HDF5 use by the model side while output runs. Not collective. */
+/* Runs fn(arg) on the thread that owns HDF5 and MPI-IO (see
+ * gale_writer_exec): for any HDF5 or MPI-IO use by the model side while
+ * output runs (checkpoints). Not collective; out may be NULL. */
 int gale_output_exec(gale_output_t *out, int (*fn)(void *), void *arg);
 /* Stops the writer if needed and frees; *out = NULL. */
 void gale_output_free(gale_output_t **out);

@@ -4,13 +4,16 @@
  * the model side: which state is saved, which configuration keys must agree
  * on restart, and how the local columns and halos are restored.
  *
- * Thread safety: checkpoints use MPI-IO only, never HDF5, so they may be
- * written on the model thread while the asynchronous writer thread owns
- * HDF5. They are taken at a step boundary, on the model's communicator. */
+ * Thread safety: one thread of a rank makes every MPI-IO and HDF5 call. The
+ * checkpoint's MPI-IO is a job of the output's writer thread when there is
+ * one (gale_output_exec: after the output handed over before it), while the
+ * model thread waits; checkpoints are taken at a step boundary, on the
+ * model's communicator. */
 #ifndef GALE_RESTART_H
 #define GALE_RESTART_H
 
 #include "gale_model.h"
+#include "gale_output.h"
 
 /* Collective, once after gale_model_setup. With [checkpoint] period > 0,
  * creates [checkpoint] dir and checks that it is writable (GALE_ERR_INPUT
@@ -24,9 +27,10 @@ int gale_restart_setup(gale_model_t *m, const char *restart_path);
 /* Collective, after each step: writes <dir>/gale_ckpt_<step>.ckpt when
  * [checkpoint] period > 0 divides m->step. Failures are GALE_ERR_IO on every
  * rank (no file is left under the final or the temporary name). */
-int gale_restart_checkpoint(gale_model_t *m);
+int gale_restart_checkpoint(gale_model_t *m, gale_output_t *out);
 
-/* Collective: writes a checkpoint of m to path now. */
-int gale_restart_write(gale_model_t *m, const char *path);
+/* Collective: writes a checkpoint of m to path now, on out's writer thread
+ * (out may be NULL: no output, the calling thread). */
+int gale_restart_write(gale_model_t *m, const char *path, gale_output_t *out);
 
 #endif

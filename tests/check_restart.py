@@ -12,6 +12,10 @@ usage: check_restart.py MPIEXEC GALE WORKDIR MODE ARGS...
   refuse KIND          a bad restart file (or setting) of KIND is refused on
                        every rank with exit 2, one message naming the file
                        and the problem, within the timeout
+  same_step IOMODE     output, a checkpoint and the last step on one step
+                       ([io] mode IOMODE); its restart continues bit for bit
+  hang N [LIMIT]       N runs of output + checkpoint on one step, 2 ranks x
+                       2 threads: fails on a run that outlives LIMIT seconds
   fault                an I/O failure on one rank during a checkpoint write:
                        the run stops, nothing is left under the final or the
                        temporary name, the earlier checkpoint stays good
@@ -196,6 +200,84 @@ elif mode == "fault":
     if r.returncode != 0:
         fail("the checkpoint before the failure does not restart", r)
     print("check_restart fault: run stopped, no partial file, earlier checkpoint restarts")
+
+elif mode == "same_step":
+    # output, a checkpoint and the last step on one step, with [io] mode =
+    # args[0]; the restart from that checkpoint continues bit for bit
+    iomode = args[0]
+    d = os.path.join(work, f"same_step_{iomode}")
+    shutil.rmtree(d, ignore_errors=True)
+    out = ["--diagnostics.fields=p,w,b,u", "--diagnostics.period=5", f"--io.mode={iomode}"]
+    runs = {"first": ["--timestepping.steps=10", "--checkpoint.period=10"],
+            "straight": ["--timestepping.steps=14", "--checkpoint.period=10"],
+            "restart": ["--timestepping.steps=14", "--restart",
+                        os.path.join(d, "first", "ck", "gale_ckpt_000010.ckpt")]}
+    rep = {}
+    for name, extra in runs.items():
+        rd = os.path.join(d, name)
+        os.makedirs(rd)
+        r, codes = run(2, out + extra + [f"--io.dir={rd}/out", f"--checkpoint.dir={rd}/ck",
+                                         f"--report={rd}/report.json"])
+        if r.returncode != 0 or codes != {0: 0, 1: 0}:
+            fail(f"{iomode}: the {name} run failed (codes {codes})", r)
+        left = [f for _, _, fs in os.walk(rd) for f in fs if f.endswith(".tmp")]
+        if left:
+            fail(f"{iomode}: the {name} run left {left}")
+        rep[name] = json.load(open(os.path.join(rd, "report.json")))
+        # every second in one timer category: "other" (a rank's wall less its
+        # categories) is never negative, and the mean categories add up to
+        # the wall time (the report's, rank 0's: ranks end within ~1%)
+        t = rep[name]["timers"]
+        cats = sum(v["mean_s"] for v in t.values() if "category" not in v)
+        if t["other"]["min_s"] < 0 or abs(cats - rep[name]["wall_s"]) > 0.05 * cats:
+            fail(f"{iomode}: the {name} run's timers: other min {t['other']['min_s']}, "
+                 f"categories + other {cats} s against wall {rep[name]['wall_s']} s")
+    if not os.path.exists(runs["restart"][-1]):
+        fail(f"{iomode}: no checkpoint at step 10")
+    nout = len([f for f in os.listdir(os.path.join(d, "first", "out")) if f.endswith(".nc")])
+    if nout < 2:
+        fail(f"{iomode}: the first run wrote {nout} output files at steps 5 and 10")
+    diff = same_state(rep["straight"], rep["restart"])
+    if diff:
+        fail(f"{iomode}: restart from step 10 differs from the straight run in {diff}")
+    print(f"check_restart same_step {iomode}: output + checkpoint + last step at step 10, "
+          f"{nout} output files, restart to 14 bit for bit {rep['restart']['checksums']}")
+
+elif mode == "hang":
+    # The case that hung 2 of 6 times when the checkpoint's MPI-IO ran on the
+    # model thread beside the writer's (docs/checkpoint.md): 2 ranks x 2
+    # threads on 2 cores, output and a checkpoint at step 10, N times, each
+    # under its own timeout. A hang is killed (the whole process group) and
+    # fails the test.
+    import signal
+    import subprocess
+    import time
+    n = int(args[0])
+    limit = float(args[1]) if len(args) > 1 else 60
+    d = os.path.join(work, "hang")
+    e = dict(os.environ, OMP_NUM_THREADS="2")
+    times = []
+    for i in range(n):
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        cmd = [mpiexec, "-n", "2", gale, "run", "--mesh.name=C9", "--extrusion.levels=13",
+               f"--io.dir={d}/out", "--diagnostics.fields=p,w,b,u", "--diagnostics.period=5",
+               "--timestepping.steps=10", "--checkpoint.period=10", f"--checkpoint.dir={d}/ck",
+               "--logging.progress_every=0"]
+        t0 = time.time()
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             env=e, start_new_session=True)
+        try:
+            log, _ = p.communicate(timeout=limit)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            log, _ = p.communicate()
+            sys.exit(f"check_restart hang: run {i + 1} of {n} hung (killed after {limit:.0f} s)"
+                     f"\n{log[-3000:]}")
+        times.append(time.time() - t0)
+        if p.returncode != 0 or not os.path.exists(os.path.join(d, "ck", "gale_ckpt_000010.ckpt")):
+            sys.exit(f"check_restart hang: run {i + 1} failed (exit {p.returncode})\n{log[-3000:]}")
+    print(f"check_restart hang: {n} runs, none hung; {min(times):.1f}-{max(times):.1f} s each")
 
 else:
     fail(f"unknown mode {mode}")

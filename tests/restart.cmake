@@ -32,3 +32,19 @@ foreach(kind truncated corrupt corrupt_header wrong_version not_checkpoint missi
   set_tests_properties(restart_refuse_${kind} PROPERTIES FIXTURES_REQUIRED restart_np2
                        LABELS "mpi;bad-input" PROCESSORS 2 TIMEOUT 120)
 endforeach()
+
+# Output and a checkpoint on one step: one thread of a rank makes every
+# MPI-IO and HDF5 call (docs/checkpoint.md). 20 runs of the case that hung
+# when the checkpoint ran on the model thread (2 ranks x 2 threads on 2
+# cores; passive OpenMP waits so that oversubscribed threads yield: the old
+# code hung as readily, at the 2nd run, and each run takes under a second),
+# each killed and failed after 30 s.
+add_test(NAME restart_output_no_hang COMMAND ${GALE_RESTART_CMD} hang 20 30)
+set_tests_properties(restart_output_no_hang PROPERTIES LABELS mpi PROCESSORS 2 TIMEOUT 700
+                     ENVIRONMENT OMP_WAIT_POLICY=passive)
+# output, a checkpoint and the last step on step 10 in every [io] mode; the
+# restart from it continues bit for bit
+foreach(iomode shared per_rank aggregated)
+  add_test(NAME restart_same_step_${iomode} COMMAND ${GALE_RESTART_CMD} same_step ${iomode})
+  set_tests_properties(restart_same_step_${iomode} PROPERTIES LABELS mpi PROCESSORS 2 TIMEOUT 180)
+endforeach()

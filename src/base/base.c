@@ -136,6 +136,7 @@ static struct { const char *name; int parent; double s; long n; } g_timers[GALE_
     {"io_handoff", -1, 0, 0},    {"io_wait", -1, 0, 0},
 };
 static int g_ntimers = GALE_T_NCAT;
+static double g_counted; /* seconds added to categories (top-level timers) */
 
 int gale_timer_register(const char *name, int parent)
 {
@@ -151,11 +152,20 @@ void gale_timer_add(int id, double seconds)
 {
     g_timers[id].s += seconds;
     g_timers[id].n++;
+    g_counted += seconds;
     int p = g_timers[id].parent;
     if (p >= 0) {
         g_timers[p].s += seconds;
         g_timers[p].n++;
     }
+}
+
+double gale_timer_counted(void) { return g_counted; }
+
+void gale_timer_add_region(int id, double t0, double counted0)
+{
+    const double own = gale_wtime() - t0 - (g_counted - counted0);
+    gale_timer_add(id, own > 0 ? own : 0);
 }
 
 int gale_timer_ntimers(void) { return g_ntimers; }

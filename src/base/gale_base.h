@@ -98,6 +98,13 @@ typedef enum {
  * its parent. */
 int gale_timer_register(const char *name, int parent);
 void gale_timer_add(int id, double seconds);
+/* A region that calls timed code (a checkpoint takes checksums; output
+ * copies fields off the device): t0 = gale_wtime() and c0 =
+ * gale_timer_counted() at its start, then gale_timer_add_region(id, t0, c0)
+ * counts its wall time less what categories counted meanwhile, so that every
+ * second is in one category and "other" (wall less all categories) stays >= 0. */
+double gale_timer_counted(void);
+void gale_timer_add_region(int id, double t0, double counted0);
 int gale_timer_ntimers(void);
 const char *gale_timer_name(int id);
 int gale_timer_parent(int id); /* -1 for a category */
