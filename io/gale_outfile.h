@@ -35,6 +35,20 @@ int gale_outfile_create(gale_outfile_t *of, const char *path, hid_t fapl,
 int gale_outfile_commit(gale_outfile_t *of);
 void gale_outfile_abort(gale_outfile_t *of);
 
+/* Disk space (docs/output.md): a parallel HDF5 file cannot be closed safely
+ * once a write of one rank failed (the ranks' metadata flushes part ways),
+ * so a full disk must be met before HDF5 writes. gale_outfile_need is an
+ * upper bound of the file's size; gale_outfile_room (before create) fails,
+ * with the reason in why, when the file system of path has less free;
+ * gale_outfile_hold (after create) reserves the blocks of path.tmp
+ * (fallocate, the size unchanged; file systems without it are only
+ * checked), and gale_outfile_release gives back what the final file does
+ * not use. No HDF5 in any of them. */
+long long gale_outfile_need(const gale_outfile_spec_t *sp);
+int gale_outfile_room(const char *path, long long need, char *why, size_t n);
+int gale_outfile_hold(const char *path, long long need, char *why, size_t n);
+void gale_outfile_release(const char *path);
+
 /* The XDMF sidecar xmf_path of the shared file nc_name (in the same
  * directory, as mesh_name holding the 3-D grid). Adds its size to *bytes. */
 int gale_outfile_xdmf(const char *xmf_path, const char *nc_name, const char *mesh_name,

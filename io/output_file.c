@@ -2,7 +2,10 @@
  * global ids (per-rank and group files), the time and level coordinates, the
  * data variables with their CF/UGRID attributes; and the XDMF sidecar that
  * lets ParaView draw a shared file on the 3-D shell. docs/output.md. */
+#define _GNU_SOURCE /* fallocate */
 #include "gale_outfile.h"
+
+#include "gale_base.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* The model starts at t = 0 and has no calendar: a nominal epoch. */
@@ -176,6 +180,64 @@ void gale_outfile_abort(gale_outfile_t *of)
     gale_nc4_abort(&of->nc);
     free(of->varid);
     of->varid = NULL;
+}
+
+/* ---- disk space ---- */
+
+long long gale_outfile_need(const gale_outfile_spec_t *sp)
+{
+    const gale_writer_opts_t *o = sp->o;
+    const long long rows[2] = {sp->nface, sp->nedge};
+    long long b = 512 << 10; /* superblock, coordinates, attributes, headroom */
+    for (int i = 0; i < sp->nfv; i++) {
+        const gale_outvar_t *v = &o->vars[sp->fvars[i]];
+        const long long nl = v->vert == GALE_OUT_2D ? 1 : v->vert == GALE_OUT_INTERFACES
+                                                              ? o->nlev + 1 : o->nlev;
+        b += rows[v->loc] * nl * 8 + (64 << 10); /* values; object headers, chunk index */
+    }
+    /* the UGRID mesh of a shared file (measured: ~70 B per face and edge),
+     * the global ids of a partial one */
+    b += (rows[0] + rows[1]) * (sp->mode == GALE_WRITER_SHARED ? 128 : 16);
+    return b;
+}
+
+int gale_outfile_room(const char *path, long long need, char *why, size_t n)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = '\0';
+    else snprintf(dir, sizeof dir, ".");
+    struct statvfs fs;
+    if (statvfs(dir, &fs) != 0) return GALE_OK; /* the create will say what is wrong */
+    const long long avail = (long long)fs.f_bavail * (long long)fs.f_frsize;
+    if (avail >= need) return GALE_OK;
+    snprintf(why, n, "not enough space for %s: %.2f MiB free in %s, the file needs up to %.2f MiB",
+             path, avail / 1048576.0, dir, need / 1048576.0);
+    return GALE_ERR_IO;
+}
+
+int gale_outfile_hold(const char *path, long long need, char *why, size_t n)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int fd = open(tmp, O_WRONLY);
+    if (fd < 0) return GALE_OK;
+    int st = GALE_OK;
+    if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)need) != 0 && errno == ENOSPC) {
+        snprintf(why, n, "not enough space for %s: %.2f MiB could not be reserved (%s)", path,
+                 need / 1048576.0, strerror(ENOSPC));
+        st = GALE_ERR_IO;
+    }
+    close(fd);
+    return st;
+}
+
+void gale_outfile_release(const char *path)
+{
+    struct stat sb;
+    /* truncating to its own size frees the blocks reserved past the end */
+    if (stat(path, &sb) == 0) (void)truncate(path, sb.st_size);
 }
 
 /* ---- XDMF ---- */

@@ -260,13 +260,27 @@ static void on_begin(gale_writer_t *w, piece_t *p)
         snprintf(w->path, sizeof w->path, "%s/gale_%06d_r%05d.nc", w->dir, w->step, w->rank);
     else snprintf(w->path, sizeof w->path, "%s/gale_%06d_g%04d.nc", w->dir, w->step, w->group);
     if (gale_writer_failed(w)) return;
-    if (mode == GALE_WRITER_SHARED && !agree(w)) return;
-    if (mode == GALE_WRITER_AGGREGATED && w->grank != 0) return;
+    /* a full disk is met here, before any HDF5 write (gale_outfile_room):
+     * the one who writes the file checks its file system */
     gale_outfile_spec_t sp;
     file_spec(w, &sp);
+    const long long need = gale_outfile_need(&sp);
+    const int holder = mode == GALE_WRITER_SHARED ? w->rank == 0
+                       : mode == GALE_WRITER_AGGREGATED ? w->grank == 0 : 1;
+    char why[4400];
+    if (holder && gale_outfile_room(w->path, need, why, sizeof why) != GALE_OK) {
+        gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__, "%s", why);
+        local_error(w);
+    }
+    if (mode == GALE_WRITER_SHARED && !agree(w)) return;
+    if (gale_writer_failed(w) || (!holder && mode == GALE_WRITER_AGGREGATED)) return;
     mark_open(w);
     int st = gale_outfile_create(&w->of, w->path, w->fapl, &sp);
     w->open = w->of.nc != NULL;
+    if (st == GALE_OK && holder && gale_outfile_hold(w->path, need, why, sizeof why) != GALE_OK) {
+        gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__, "%s", why);
+        st = GALE_ERR_IO;
+    }
     if (st != GALE_OK) {
         /* shared: the writers abandon the file together at the next agreement */
         local_error(w);
@@ -396,6 +410,7 @@ static void on_end(gale_writer_t *w)
     }
     w->s.t_last_close = gale_wtime() - w->t_ref;
     if (w->o.mode == GALE_WRITER_SHARED && w->rank != 0) return;
+    gale_outfile_release(w->path); /* the reserved blocks past its end */
     record_file(w, w->path, file_size(w->path));
     if (w->o.mode == GALE_WRITER_SHARED && w->o.xdmf) {
         char xmf[4200], ncname[64];

@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+
+#define GALE_CONFIG_MAX_BYTES (1 << 20)
 
 /* Private to config.c and config_nml.c. */
 int gale_config_set_(gale_config_t *cfg, const char *section, const char *key, const char *text,
@@ -448,11 +451,33 @@ static int apply_override(gale_config_t *cfg, const char *arg)
 
 /* ---------------- public entry points ---------------- */
 
+/* Configuration files are small: a device, a pipe or a directory, or a file
+ * over GALE_CONFIG_MAX_BYTES, is refused before reading (gale run /dev/zero
+ * read without end). A missing file is left to the reader's message. */
+static int check_file(const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) return GALE_OK;
+    if (!S_ISREG(sb.st_mode))
+        GALE_ERROR(GALE_ERR_INPUT, "configuration file '%s' is not a regular file (%s)", path,
+                   S_ISDIR(sb.st_mode)    ? "a directory"
+                   : S_ISCHR(sb.st_mode)  ? "a character device"
+                   : S_ISBLK(sb.st_mode)  ? "a block device"
+                   : S_ISFIFO(sb.st_mode) ? "a pipe"
+                                          : "a special file");
+    if (sb.st_size > GALE_CONFIG_MAX_BYTES)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "configuration file '%s' is %lld bytes: configuration files are at most %d "
+                   "bytes (1 MiB)", path, (long long)sb.st_size, GALE_CONFIG_MAX_BYTES);
+    return GALE_OK;
+}
+
 int gale_config_parse(gale_config_t *cfg, const char *path, int noverrides, char **overrides)
 {
     gale_config_t c; /* filled aside so that *cfg is untouched on failure */
     gale_config_defaults(&c);
     if (path) {
+        GALE_CALL(check_file(path));
         size_t len = strlen(path);
         if (len > 4 && strcasecmp(path + len - 4, ".nml") == 0)
             GALE_CALL(gale_config_read_nml_(&c, path));

@@ -32,3 +32,9 @@ add_executable(test_output_writer test_output_writer.c)
 target_include_directories(test_output_writer PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(test_output_writer PRIVATE gale_io gale_base MPI::MPI_C m)
 gale_mpi_test(test_output_writer 1 $<TARGET_FILE:test_output_writer> ${GALE_OUTPUT_WORK})
+# a real full disk (a 3 MiB tmpfs; needs root, skipped otherwise)
+add_test(NAME output_full_disk
+         COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_fulldisk.py ${MPIEXEC_EXECUTABLE}
+                 ${GALE_EXE} ${GALE_OUTPUT_WORK})
+set_tests_properties(output_full_disk PROPERTIES LABELS mpi TIMEOUT 400 PROCESSORS 2
+                     SKIP_RETURN_CODE 77)

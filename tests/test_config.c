@@ -226,8 +226,31 @@ static void test_bad_input(void)
     CHECK(st == GALE_ERR_INPUT && strstr(out, "cannot open configuration file 'nofile.nml'"),
           "missing namelist: %d\n%s", st, out);
     st = parse_captured(2, &c, tmpdir, 0, NULL);
-    CHECK(st == GALE_ERR_INPUT && lines(out) == 1 && strstr(out, "cannot read configuration file"),
+    CHECK(st == GALE_ERR_INPUT && lines(out) == 1 && strstr(out, "is not a regular file (a directory)"),
           "directory: %d\n%s", st, out);
+    /* a device, also under a .nml name, would be read without end */
+    st = parse_captured(2, &c, "/dev/zero", 0, NULL);
+    CHECK(st == GALE_ERR_INPUT && lines(out) == 1 &&
+              strstr(out, "'/dev/zero' is not a regular file (a character device)"),
+          "/dev/zero: %d\n%s", st, out);
+    char link[600];
+    snprintf(link, sizeof link, "%s/zero.nml", tmpdir);
+    CHECK(symlink("/dev/zero", link) == 0, "symlink %s", link);
+    st = parse_captured(2, &c, link, 0, NULL);
+    CHECK(st == GALE_ERR_INPUT && strstr(out, "is not a regular file (a character device)"),
+          "a .nml link to /dev/zero: %d\n%s", st, out);
+    /* one byte over 1 MiB: refused by its size; exactly 1 MiB of comments reads */
+    static char big[(1 << 20) + 2];
+    memset(big, '#', sizeof big - 1);
+    big[sizeof big - 2] = '\n';
+    big[sizeof big - 1] = '\0';
+    st = parse_captured(2, &c, put_file("big.ini", big), 0, NULL);
+    CHECK(st == GALE_ERR_INPUT && strstr(out, "is 1048577 bytes: configuration files are at most "
+                                              "1048576 bytes"),
+          "a file over 1 MiB: %d\n%s", st, out);
+    big[sizeof big - 3] = '\n';
+    big[sizeof big - 2] = '\0';
+    CHECK_OK(gale_config_parse(&c, put_file("big.ini", big), 0, NULL));
 }
 
 /* ---------------- dump ---------------- */
