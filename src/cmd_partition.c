@@ -3,6 +3,7 @@
  * MPI, so it runs on a login node without mpiexec. */
 #include "gale_app.h"
 #include "gale_base.h"
+#include "gale_model.h"
 #include "gale_partition.h"
 
 #include <limits.h>
@@ -57,6 +58,17 @@ static void row(const char *what, gale_mmm_t m, double scale, const char *fmt)
     printf("  %-36s %12s %12s %12s\n", what, a, b, c);
 }
 
+/* gale run's estimate for this mesh, levels, ranks and halo depth, with the
+ * default solver and no output (docs/memory.md) */
+static double memory_estimate(int n, int nlev, int P, int depth)
+{
+    gale_config_t c;
+    gale_config_defaults(&c);
+    c.mesh.n = n, c.extrusion.levels = nlev, c.halo.depth = depth;
+    c.diagnostics.fields[0] = '\0';
+    return gale_model_memory_estimate(&c, P);
+}
+
 static void print_table(int n, const gale_cs_t *cs, const gale_partition_t *part,
                         const gale_part_stats_t *st, double secs)
 {
@@ -82,6 +94,8 @@ static void print_table(int n, const gale_cs_t *cs, const gale_partition_t *part
     row(what, st->bytes_edge, mib, "%.4f");
     printf("\n  imbalance (max owned / mean - 1)     %.4f\n", st->imbalance);
     printf("  messages per cell-field exchange     %.0f (all ranks)\n", st->total_messages);
+    printf("  memory per rank for gale run         %.1f MiB (estimate: default solver, no output)\n",
+           memory_estimate(n, st->nlev, st->nranks, st->depth) / mib);
     printf("  time                                 %.2f s\n", secs);
 }
 
@@ -103,8 +117,10 @@ static void print_json(int n, const gale_partition_t *part, const gale_part_stat
     json_mmm("neighbours", st->nbrs, 1);
     json_mmm("halo_bytes_cell", st->bytes_cell, 1);
     json_mmm("halo_bytes_edge", st->bytes_edge, 1);
-    printf("\"imbalance\": %.10g, \"messages_per_exchange\": %.0f, \"seconds\": %.3f}\n",
-           st->imbalance, st->total_messages, secs);
+    printf("\"imbalance\": %.10g, \"messages_per_exchange\": %.0f, "
+           "\"memory_estimate_bytes_per_rank\": %.0f, \"seconds\": %.3f}\n",
+           st->imbalance, st->total_messages,
+           memory_estimate(n, st->nlev, st->nranks, st->depth), secs);
 }
 
 int gale_cmd_partition(int argc, char **argv)

@@ -126,6 +126,8 @@ static void print_header(const gale_model_t *m)
              m->nranks, m->nthreads, gale_part_method_name(c->partitioning.method), c->halo.depth,
              c->halo.redundant_computation ? ", redundant computation" : "",
              c->halo.overlap ? ", overlap" : "");
+    gale_log(GALE_LOG_INFO, "memory:    about %.1f MiB per rank (estimate, docs/memory.md)",
+             m->mem_estimate / 1048576);
     gale_log(GALE_LOG_INFO, "solver:    %s + %s, %s precision, tolerance %g, %s sums",
              gale_solver_method_name(c->solver.method), gale_solver_pc_name(c->solver.preconditioner),
              gale_config_choice("solver", "precision", c->solver.precision), c->solver.tolerance,
@@ -141,7 +143,22 @@ typedef struct {
     double norms[3], mass, mass0, qmin0, qmax0, qmin, qmax, qsum;
     int advected_gw;                 /* the advected gravity wave: equator symmetry of b */
     double asymmetry;
+    double peak_rss;                 /* the largest rank's peak resident size [bytes] */
 } run_results_t;
+
+/* This process's peak resident size (VmHWM) [bytes]; 0 where unknown. */
+static double peak_resident(void)
+{
+    double b = 0;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return 0;
+    char line[256];
+    long long kb;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %lld kB", &kb) == 1) b = kb * 1024.0;
+    fclose(f);
+    return b;
+}
 
 static int write_report(const char *path, gale_model_t *m, const gale_timing_t *tm,
                         const run_results_t *r, const gale_output_t *out)
@@ -179,6 +196,10 @@ static int write_report(const char *path, gale_model_t *m, const gale_timing_t *
     gale_json_int(&j, "threads", m->nthreads);
     gale_json_int(&j, "steps", steps);
     gale_json_num(&j, "setup_s", m->setup_s);
+    gale_json_obj(&j, "memory");
+    gale_json_num(&j, "estimate_bytes_per_rank", m->mem_estimate);
+    gale_json_num(&j, "peak_resident_bytes_max_rank", r->peak_rss);
+    gale_json_end(&j, '}');
     gale_json_num(&j, "wall_s", wall);
     gale_json_num(&j, "time_per_step_s", steps ? wall / steps : 0);
     gale_json_obj(&j, "fom");
@@ -321,6 +342,8 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
     GALE_CALL(gale_output_finalize(out)); /* the final drain counts in wall */
     run_results_t rr = {.wall = gale_wtime() - t0, .nrun = m->step - step0};
     const double wall = rr.wall;
+    rr.peak_rss = peak_resident();
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &rr.peak_rss, 1, MPI_DOUBLE, MPI_MAX, comm));
     /* host<->device bytes per step of this run, summed over ranks: total
      * h2d, d2h, then fields, halo staging and reductions (h2d, d2h) */
     gale_k_transfers(&x1);
@@ -366,6 +389,8 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
         printf("\n== summary ==\n");
         printf("steps %d (to step %d), wall %.3f s, %.4f s per step, setup %.3f s\n", nrun, m->step,
                wall, nrun ? wall / nrun : 0, m->setup_s);
+        printf("memory: peak resident %.1f MiB (largest rank), estimate %.1f MiB per rank\n",
+               rr.peak_rss / 1048576, m->mem_estimate / 1048576);
         printf("figure of merit: %.4e column updates/s, %.4e per core (%d ranks x %d threads)\n",
                wall > 0 ? colupd / wall : 0, wall > 0 ? colupd / wall / (m->nranks * m->nthreads) : 0,
                m->nranks, m->nthreads);

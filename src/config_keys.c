@@ -157,6 +157,10 @@ const gale_key_t gale_keys[] = {
     {"checkpoint", "dir", GALE_KT_STRING, OFF(checkpoint.dir), "checkpoint", 0, 0, NULL,
      "directory for checkpoint files"},
 
+    {"run", "allow_overcommit", GALE_KT_BOOL, OFF(run.allow_overcommit), "false", 0, 0, NULL,
+     "run even when the memory estimate per rank exceeds the node's available memory over its "
+     "ranks (docs/memory.md)"},
+
     {"logging", "level", GALE_KT_ENUM, OFF(logging.level), "info", 0, 0, "error|warn|info|debug",
      "log level"},
     {"logging", "progress_every", GALE_KT_INT, OFF(logging.progress_every), "1", 0, 100000000,

@@ -73,6 +73,7 @@ typedef struct {
     } io;
     struct { char fields[GALE_STR]; int period; } diagnostics;
     struct { int period; char dir[GALE_STR]; } checkpoint;
+    struct { int allow_overcommit; } run;
     struct { int level, progress_every; } logging;
     char source[GALE_STR]; /* the file read, or "" */
 } gale_config_t;

@@ -50,6 +50,7 @@ typedef struct gale_model {
     double energy0, energy, max_step_increase, max_u, max_w;
     double run_max_u, run_max_w;    /* over every step so far */
     double setup_s;
+    double mem_estimate; /* gale_model_memory_estimate of this run [bytes per rank] */
     /* normal-mode probe: projection of the oscillating field on its initial shape */
     double *probe;                  /* [steps+1] */
     double probe_norm;
@@ -57,6 +58,13 @@ typedef struct gale_model {
 
 /* Collective. cfg must be the same on every rank. */
 int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm);
+/* The most memory one rank of an nranks run of cfg needs [bytes], before
+ * anything is allocated: global mesh arrays, the rank's columns with their
+ * halo (fields, geometry, solver vectors), measured coefficients
+ * (docs/memory.md). gale_model_setup refuses a run whose estimate exceeds
+ * the node's available memory divided by its ranks, unless [run]
+ * allow_overcommit. */
+double gale_model_memory_estimate(const gale_config_t *cfg, int nranks);
 void gale_model_free(gale_model_t *m);
 /* Collective: one time step, then the checks (NaN/Inf naming field, cell and
  * level) and the energy. */

@@ -3,10 +3,13 @@
 #include "gale_model.h"
 
 #include "gale_base.h"
+#include "gale_io.h" /* GALE_WRITER_*: [io] mode */
 
 #include <math.h>
 #include <omp.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -321,6 +324,87 @@ static int warn_oversubscribed(gale_model_t *m)
     return GALE_OK;
 }
 
+double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
+{
+    /* Coefficients from peak resident sizes (docs/memory.md): per global
+     * cell (partition and mesh arrays every rank holds), per local column
+     * (geometry, numbering, halo lists), per local cell and level (the 11
+     * fields, the kernels' factors, the solver's vectors). */
+    const double n = cfg->mesh.n, ncells = 6 * n * n, nl = cfg->extrusion.levels;
+    const double own = ncells / (nranks > 0 ? nranks : 1);
+    const int depth = cfg->halo.depth > 2 ? cfg->halo.depth : 2;
+    /* a square block's halo ring, at most the whole mesh */
+    double local = own + 4.0 * depth * (sqrt(own) + depth);
+    if (local > ncells) local = ncells;
+    double per_level = 176; /* cg */
+    switch (cfg->solver.method) {
+    case GALE_KRYLOV_PIPECG: per_level += 48; break;
+    case GALE_KRYLOV_BICGSTAB: per_level += 32; break;
+    case GALE_KRYLOV_GCR: per_level += 8.0 * (2 * cfg->solver.gcr_restart - 2); break;
+    default: break;
+    }
+    double b = 24.0 * 1048576 + 48 * ncells + local * (1200 + per_level * nl);
+    /* output: the ring's buffers as far as one output time fills them (u
+     * counted on edges: two per cell), HDF5 and ROMIO's collective buffer */
+    const char *fl = cfg->diagnostics.fields;
+    if (fl[strspn(fl, " ,")]) {
+        double nf = 0; /* in cell columns: u lives on edges, two per cell */
+        for (const char *c = fl; *c;) {
+            c += strspn(c, " ,");
+            const size_t len = strcspn(c, " ,@");
+            if (len) nf += len == 1 && *c == 'u' ? 2 : 1;
+            c += len;
+            c += strcspn(c, ",");
+        }
+        const double once = nf * local * (nl + 1) * 8, cap = cfg->io.buffer_mib * 1048576;
+        const int nbuf = cfg->io.synchronous ? 1 : cfg->io.buffers;
+        b += nbuf * (once < cap ? once : cap) +
+             (cfg->io.mode == GALE_WRITER_PER_RANK ? 8.0 : 20.0) * 1048576;
+    }
+    return b;
+}
+
+/* Refuses a run that cannot fit (it would allocate until the machine dies):
+ * the estimate against MemAvailable over the ranks of this node. */
+static int check_memory(gale_model_t *m)
+{
+    const double need = gale_model_memory_estimate(&m->cfg, m->nranks);
+    double avail = -1;
+    /* GALE_MEM_AVAILABLE=BYTES stands in for MemAvailable (tests) */
+    const char *fake = getenv("GALE_MEM_AVAILABLE");
+    FILE *f = fake ? NULL : fopen("/proc/meminfo", "r");
+    if (fake) avail = atof(fake);
+    if (f) {
+        char line[256];
+        long long kb;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) avail = kb * 1024.0;
+        fclose(f);
+    }
+    MPI_Comm node;
+    int local;
+    GALE_MPI(MPI_Comm_split_type(m->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    GALE_MPI(MPI_Comm_size(node, &local));
+    GALE_MPI(MPI_Comm_free(&node));
+    /* the tightest node decides, the same on every rank */
+    double each = avail >= 0 ? avail / local : 1e300;
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &each, 1, MPI_DOUBLE, MPI_MIN, m->comm));
+    m->mem_estimate = need;
+    if (need <= each) return GALE_OK;
+    const double G = 1024.0 * 1048576;
+    if (m->cfg.run.allow_overcommit) {
+        gale_log(GALE_LOG_WARN,
+                 "memory: about %.2f GiB per rank needed, %.2f GiB available to each ([run] "
+                 "allow_overcommit = true: carrying on)", need / G, each / G);
+        return GALE_OK;
+    }
+    GALE_ERROR(GALE_ERR_INPUT,
+               "mesh C%d with %d levels on %d ranks needs about %.2f GiB per rank, more than the "
+               "%.2f GiB available to each (MemAvailable / %d ranks on the node): use more ranks "
+               "or nodes, a smaller mesh or fewer levels, or [run] allow_overcommit = true",
+               m->cfg.mesh.n, m->cfg.extrusion.levels, m->nranks, need / G, each / G, local);
+}
+
 int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
 {
     double t0 = gale_wtime();
@@ -331,6 +415,7 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
     GALE_MPI(MPI_Comm_size(comm, &m->nranks));
     m->nthreads = omp_get_max_threads();
     GALE_CALL(warn_oversubscribed(m));
+    GALE_CALL(check_memory(m));
     GALE_CALL(gale_offload_setup(cfg->offload.memory, cfg->halo.gpu_aware, comm));
     GALE_CALL(gale_cs_init(&m->cs, cfg->mesh.n, cfg->planet.radius / cfg->planet.scaling));
     if (m->nranks > m->cs.ncells)

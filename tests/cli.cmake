@@ -7,3 +7,10 @@ set_tests_properties(readme_config_table PROPERTIES LABELS unit)
 add_test(NAME version COMMAND ${GALE_EXE} --version)
 set_tests_properties(version PROPERTIES LABELS unit
   PASS_REGULAR_EXPRESSION "compiler: (GNU|Clang).*isa: .*mpi: +MPICH.*hdf5: +HDF5 1\\.10")
+
+# the memory estimate per rank against the measured peak, its refusal of a
+# run that cannot fit, [run] allow_overcommit (docs/memory.md)
+add_test(NAME memory_estimate
+         COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_memory.py ${MPIEXEC_EXECUTABLE}
+                 ${GALE_EXE} ${CMAKE_CURRENT_BINARY_DIR}/memory)
+set_tests_properties(memory_estimate PROPERTIES LABELS "mpi;bad-input" TIMEOUT 300 PROCESSORS 2)
