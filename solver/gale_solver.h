@@ -91,6 +91,10 @@ void gale_solver_destroy(gale_solver_t **s);
  * x->halo_valid says to which depth its halo is. Not converging is
  * GALE_ERR_SOLVER (with the residual history) when fail_on_non_converged. */
 int gale_solver_solve(gale_solver_t *s, gale_field_t *b, gale_field_t *x);
+/* Collective: y = A x, the operator the solve applies (x's halo is
+ * exchanged when stale); y is correct on owned cells. Double-precision
+ * solvers only (GALE_ERR_INPUT otherwise). For the operator's tests. */
+int gale_solver_apply(gale_solver_t *s, gale_field_t *x, gale_field_t *y);
 const gale_solver_stats_t *gale_solver_stats(const gale_solver_t *s);
 const char *gale_solver_method_name(int method);
 const char *gale_solver_pc_name(int pc);

@@ -118,6 +118,13 @@ static int apply(S *s, gale_field_t *x, gale_field_t *y, gale_field_t *comp)
     return GALE_OK;
 }
 
+int gale_solver_apply(gale_solver_t *s, gale_field_t *x, gale_field_t *y)
+{
+    if (s->prec != GALE_F64)
+        GALE_ERROR(GALE_ERR_INPUT, "gale_solver_apply: the solver works in single precision");
+    return apply(s, x, y, NULL);
+}
+
 /* out[i] = global (a[i], b[i]) over owned cells, in as few global sums as fit */
 static int dots(S *s, int n, gale_field_t *const *a, gale_field_t *const *b, double *out)
 {

@@ -4,9 +4,8 @@ add_test(NAME readme_config_table COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_
          ${GALE_EXE} ${PROJECT_SOURCE_DIR}/README.md)
 set_tests_properties(readme_config_table PROPERTIES LABELS unit)
 # --version names the compiler, the ISA, MPI and HDF5
-add_test(NAME version COMMAND ${GALE_EXE} --version)
-set_tests_properties(version PROPERTIES LABELS unit
-  PASS_REGULAR_EXPRESSION "compiler: (GNU|Clang).*isa: .*mpi: +MPICH.*hdf5: +HDF5 1\\.10")
+gale_expect_test(version unit "compiler: (GNU|Clang).*isa: .*mpi: +MPICH.*hdf5: +HDF5 1\\.10"
+                 ${GALE_EXE} --version)
 
 # the memory estimate per rank against the measured peak, its refusal of a
 # run that cannot fit, [run] allow_overcommit (docs/memory.md)

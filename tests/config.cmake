@@ -14,6 +14,5 @@ gale_mpi_test(test_config_mpi 3 $<TARGET_FILE:test_config_mpi>
 set_tests_properties(test_config_mpi PROPERTIES LABELS "mpi;bad-input")
 
 # `gale help config --markdown` (the README's key table) prints a row per key.
-add_test(NAME config_help_markdown COMMAND ${GALE_EXE} help config --markdown)
-set_tests_properties(config_help_markdown PROPERTIES LABELS unit
-  PASS_REGULAR_EXPRESSION "\\| solver \\| tolerance \\| real \\|")
+gale_expect_test(config_help_markdown unit "\\| solver \\| tolerance \\| real \\|"
+                 ${GALE_EXE} help config --markdown)

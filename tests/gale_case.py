@@ -4,6 +4,8 @@
 Subcommands (each exits 0 only when every assertion holds):
   run     one run; --rc, --stderr/--stdout regexes, --check Python expressions
           over the JSON report `r` (e.g. "r['energy']['rel_change'] < 1e-9")
+  against the case as given and with --ref's options (another solver): the
+          state agrees within --rel, both conserve energy within --energy
   same    several runs of one case with different ranks/threads/options; the
           report checksums must be bit-identical
   mode    the vertical normal mode at two level counts: error below --tol at
@@ -177,6 +179,28 @@ def cmd_converge(a):
     print("PASS")
 
 
+def cmd_against(a):
+    """The case with its options and with --ref's: the state (the sums of
+    squares of the prognostics) agrees within --rel, and both conserve energy
+    within --energy."""
+    res = {}
+    for name, extra in (("this", []), ("ref", shlex.split(a.ref))):
+        rc, out, err, r = gale(a.gale, a.args + extra, a.np)
+        if rc != 0 or r is None:
+            fail(f"the {name} run ({' '.join(extra) or 'as given'}) exited {rc}", out, err)
+        if abs(r["energy"]["rel_change"]) > a.energy:
+            fail(f"the {name} run: energy changed by {r['energy']['rel_change']:.3e} "
+                 f"(bound {a.energy:g})")
+        res[name] = r
+    cv, cr = res["this"]["checksum_values"], res["ref"]["checksum_values"]
+    worst = max(abs(cv[k] - cr[k]) / abs(cr[k]) for k in cr)
+    if worst > a.rel:
+        fail(f"the state differs from the {a.ref} run's by {worst:.3e} relative (bound {a.rel:g}): "
+             f"{cv} against {cr}")
+    print(f"gale_case against {a.ref}: state within {worst:.2e} (bound {a.rel:g}), energy "
+          f"{res['this']['energy']['rel_change']:.2e} / {res['ref']['energy']['rel_change']:.2e}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -190,6 +214,11 @@ def main():
     s.add_argument("--stdout", action="append")
     s.add_argument("--count-stderr", nargs=2, metavar=("REGEX", "N"))
     s.add_argument("--check", action="append")
+    s = sub.add_parser("against")
+    s.add_argument("--np", type=int, default=1)
+    s.add_argument("--ref", required=True, help="the reference run's extra options")
+    s.add_argument("--rel", type=float, required=True)
+    s.add_argument("--energy", type=float, required=True)
     s = sub.add_parser("same")
     s.add_argument("--variant", action="append", required=True)
     s = sub.add_parser("mode")
@@ -214,7 +243,7 @@ def main():
         argv, rest = argv[:i], argv[i + 1:]
     a = p.parse_args(argv)
     a.args = rest
-    {"run": cmd_run, "same": cmd_same, "mode": cmd_mode, "precond": cmd_precond,
+    {"run": cmd_run, "against": cmd_against, "same": cmd_same, "mode": cmd_mode, "precond": cmd_precond,
      "converge": cmd_converge}[a.cmd](a)
 
 

@@ -28,11 +28,10 @@ print(json.dumps(d, indent=1))
 set_tests_properties(partition_c1024_json PROPERTIES LABELS unit TIMEOUT 60)
 
 # The table: C4 on 6 panel ranks is one panel each (16 cells, a halo of 4N = 16).
-add_test(NAME partition_table COMMAND ${GALE_EXE} partition --mesh C4 --levels 10 --ranks 6 --method panel)
-set_tests_properties(partition_table PROPERTIES LABELS unit
-  PASS_REGULAR_EXPRESSION "owned cells +16 +16.00 +16\n +halo cells at depth 1 +16 +16.00 +16\n")
-add_test(NAME partition_help COMMAND ${GALE_EXE} partition --help)
-set_tests_properties(partition_help PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "usage: gale partition")
+gale_expect_test(partition_table unit
+  "owned cells +16 +16.00 +16\n +halo cells at depth 1 +16 +16.00 +16\n"
+  ${GALE_EXE} partition --mesh C4 --levels 10 --ranks 6 --method panel)
+gale_expect_test(partition_help unit "usage: gale partition" ${GALE_EXE} partition --help)
 
 # gale_partition_bad(NAME REGEX ARGS...): `gale partition ARGS` exits with
 # status 2 and one line on stderr matching REGEX.

@@ -1,0 +1,20 @@
+# cmake -DREGEX=... -P expect.cmake -- COMMAND ARGS...: runs the command and
+# fails unless it exits 0 AND its standard output matches REGEX (CTest's
+# PASS_REGULAR_EXPRESSION alone ignores the exit status).
+set(cmd "")
+set(collect 0)
+foreach(i RANGE ${CMAKE_ARGC})
+  if(collect AND i LESS CMAKE_ARGC)
+    list(APPEND cmd "${CMAKE_ARGV${i}}")
+  elseif("${CMAKE_ARGV${i}}" STREQUAL "--")
+    set(collect 1)
+  endif()
+endforeach()
+execute_process(COMMAND ${cmd} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "'${cmd}' exited ${rc}\n${out}${err}")
+endif()
+if(NOT out MATCHES "${REGEX}")
+  message(FATAL_ERROR "the output of '${cmd}' does not match '${REGEX}':\n${out}${err}")
+endif()
+message(STATUS "exit 0, output matches '${REGEX}'")
