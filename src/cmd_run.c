@@ -122,8 +122,12 @@ static void print_header(const gale_model_t *m)
     gale_log(GALE_LOG_INFO, "case:      %s, dt %g s, %d steps, alpha %g",
              gale_config_choice("initial", "case", c->initial.kase), c->timestepping.dt,
              c->timestepping.steps, c->timestepping.alpha);
-    gale_log(GALE_LOG_INFO, "parallel:  %d ranks x %d threads, partition %s, halo depth %d%s%s",
-             m->nranks, m->nthreads, gale_part_method_name(c->partitioning.method), c->halo.depth,
+    char why[96] = "";
+    if (m->threads_auto)
+        snprintf(why, sizeof why, " (OMP_NUM_THREADS unset: %d cores / %d ranks on the node)",
+                 m->node_cores, m->node_ranks);
+    gale_log(GALE_LOG_INFO, "parallel:  %d ranks x %d threads%s, partition %s, halo depth %d%s%s",
+             m->nranks, m->nthreads, why, gale_part_method_name(c->partitioning.method), c->halo.depth,
              c->halo.redundant_computation ? ", redundant computation" : "",
              c->halo.overlap ? ", overlap" : "");
     gale_log(GALE_LOG_INFO, "memory:    about %.1f MiB per rank (estimate, docs/memory.md)",

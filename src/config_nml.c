@@ -27,32 +27,35 @@ int gale_config_read_nml_(gale_config_t *cfg, const char *path);
  * configuration.nml (its rose metadata and examples): the keys an LFRic user
  * may legitimately bring. &files also takes any <field>_ancil_path. */
 static const struct { const char *group, *keys; } lfric_keys[] = {
-    {"base_mesh", "filename prime_mesh_name geometry topology offline_partitioning partitioner "
-                  "fplane f_lat_deg"},
+    {"base_mesh", "filename file_prefix prime_mesh_name geometry topology offline_partitioning "
+                  "partitioner prepartitioned fplane f_lat_deg"},
     {"boundaries", "limited_area blend_frequency blending_weights boundary_e boundary_n "
                    "boundary_s boundary_w edge_cells_ew edge_cells_ns inner_width_ew "
                    "inner_width_ns lbc_method normal_only outer_width_ew outer_width_ns "
                    "output_lbcs rim_width_ew rim_width_ns solver_boundary_depth "
-                   "transport_boundary_depth"},
+                   "transport_boundary_depth transport_overwrite_freq"},
     {"development", "implement_consolidated_multigrid"},
     {"domain_size", "planar_domain_min_x planar_domain_max_x planar_domain_min_y "
                     "planar_domain_max_y"},
     {"esm_couple", "l_esm_couple_test"},
     {"external_forcing", "hs_random temp_tend_coord temp_tend_data temp_tend_heights "
                          "temp_tend_size theta_forcing wind_forcing"},
-    {"extrusion", "method domain_top number_of_layers"},
-    {"files", "ancil_directory checkpoint_stem_name diag_stem_name lbc_directory lbc_filename "
+    {"extrusion", "method domain_top domain_height number_of_layers planet_radius"},
+    {"files", "ancil_directory coarse_ancil_directory checkpoint_stem_name diag_stem_name lbc_directory lbc_filename "
               "ls_directory ls_filename start_dump_directory start_dump_filename"},
-    {"finite_element", "cellshape element_order coord_order coordinate_order coord_system "
+    {"finite_element", "cellshape element_order element_order_h element_order_v coord_order "
+                       "coord_order_nonprime coordinate_order coord_space coord_system "
                        "rehabilitate vorticity_in_w1"},
-    {"formulation", "dlayer_on dry_static_adjust eos_method exner_from_eos init_exner_bt "
+    {"formulation", "dlayer_on dry_static_adjust eos_method exner_from_eos "
+                    "horizontal_physics_predictor horizontal_transport_predictor init_exner_bt "
                     "l_multigrid moisture_formulation rotating shallow si_momentum_equation "
-                    "use_multires_coupling use_physics use_wavedynamics vector_invariant"},
+                    "theta_moist_source use_multires_coupling use_physics use_wavedynamics "
+                    "vector_invariant"},
     {"gravity_wave_constants", "speed_of_sound b_space"},
     {"helmholtz_solver", "method preconditioner si_pressure_tolerance si_pressure_a_tol "
                          "si_pressure_maximum_iterations gcrk fail_on_non_converged "
                          "monitor_convergence normalise jacobi_relaxation"},
-    {"idealised", "test"},
+    {"idealised", "test perturb_init"},
     {"initial_pressure", "method surface_pressure"},
     {"initial_temperature", "bvf_square pert_width_scaling perturb theta_surf profile_data "
                             "profile_heights profile_size"},
@@ -60,7 +63,7 @@ static const struct { const char *group, *keys; } lfric_keys[] = {
     {"initial_wind", "profile u0 v0 nl_constant sbr_angle_lat sbr_angle_lon smp_init_wind "
                      "wind_time_period"},
     {"initialization", "init_option ancil_option lbc_option ls_option hydro_coriolis "
-                       "read_w2h_wind"},
+                       "read_w2h_wind coarse_aerosol_ancil zero_w2v_wind"},
     {"io", "checkpoint_read checkpoint_write counter_output_suffix diagnostic_frequency "
            "file_convention nodal_output_on_w3 subroutine_counters subroutine_timers "
            "timer_output_path use_xios_io write_conservation_diag write_diag write_dump "
@@ -69,17 +72,20 @@ static const struct { const char *group, *keys; } lfric_keys[] = {
     {"mixed_solver", "si_method si_preconditioner si_tolerance si_maximum_iterations gcrk "
                      "mixed_solver_a_tol eliminate_variables fail_on_non_converged guess_np1 "
                      "jacobi_relaxation monitor_convergence normalise reference_reset_freq "
-                     "split_w"},
+                     "reference_reset_time split_w"},
     {"multigrid", "l_multigrid multigrid_chain_nitems chain_mesh_tags ugrid smooth_relaxation "
-                  "n_presmooth n_postsmooth n_coarsesmooth"},
-    {"partitioning", "partitioner panel_decomposition panel_xproc panel_yproc"},
+                  "n_presmooth n_postsmooth n_coarsesmooth coarsen_multigrid_tiles "
+                  "max_tiled_multigrid_level"},
+    {"partitioning", "partitioner panel_decomposition panel_xproc panel_yproc tile_size_x "
+                     "tile_size_y inner_halo_tiles"},
     {"planet", "radius scaling_factor gravity omega cp rd p_zero"},
     {"section_choice", "dynamics external_forcing aerosol boundary_layer cloud convection "
                        "methane_oxidation microphysics orographic_drag radiation spectral_gwd "
                        "stochastic_physics surface"},
     {"solver", "method preconditioner tolerance maximum_iterations gcrk fail_on_non_converged "
                "monitor_convergence jacobi_relaxation"},
-    {"time", "timestep_start timestep_end calendar calendar_start calendar_type"},
+    {"time", "timestep_start timestep_end calendar calendar_start calendar_type "
+             "calendar_origin"},
     {"timestepping", "method dt alpha outer_iterations inner_iterations runge_kutta_method "
                      "spinup_alpha spinup_period spinup_winds tau_r tau_t tau_u"},
     {"transport", "advective_then_flux cfl_mol_1d_stab cfl_mol_2d_stab cfl_mol_3d_stab "
@@ -111,9 +117,12 @@ static const struct {
 } lfric_map[] = {
     {"base_mesh", "prime_mesh_name", MESH, "mesh", "name", NULL},
     {"base_mesh", "filename", MESH, "mesh", "name", NULL},
+    {"base_mesh", "file_prefix", MESH, "mesh", "name", NULL},
     {"base_mesh", "geometry", WORD, NULL, NULL, "spherical"},
     {"extrusion", "number_of_layers", NUM, "extrusion", "levels", NULL},
     {"extrusion", "domain_top", NUM, "extrusion", "top", NULL},
+    {"extrusion", "domain_height", NUM, "extrusion", "top", NULL},
+    {"extrusion", "planet_radius", NUM, "planet", "radius", NULL},
     {"extrusion", "method", WORD, "extrusion", "method", "uniform quadratic=stretched"},
     {"planet", "radius", NUM, "planet", "radius", NULL},
     {"planet", "scaling_factor", NUM, "planet", "scaling", NULL},
@@ -127,7 +136,7 @@ static const struct {
     {"time", "timestep_end", STEP, "timestepping", "steps", NULL},
     {"helmholtz_solver", "method", WORD, "solver", "method", "cg bicgstab gcr"},
     {"helmholtz_solver", "preconditioner", WORD, "solver", "preconditioner",
-     "none diagonal tridiagonal"},
+     "none diagonal tridiagonal multigrid=tridiagonal"},
     {"helmholtz_solver", "si_pressure_tolerance", NUM, "solver", "tolerance", NULL},
     {"helmholtz_solver", "si_pressure_a_tol", NUM, "solver", "abs_tolerance", NULL},
     {"helmholtz_solver", "si_pressure_maximum_iterations", NUM, "solver", "max_iterations", NULL},
@@ -138,6 +147,8 @@ static const struct {
     {"logging", "run_log_level", WORD, "logging", "level",
      "error warning=warn info debug trace=debug"},
     {"finite_element", "element_order", WORD, NULL, NULL, "0"},
+    {"finite_element", "element_order_h", WORD, NULL, NULL, "0"},
+    {"finite_element", "element_order_v", WORD, NULL, NULL, "0"},
     {"formulation", "rotating", LOGICAL, NULL, NULL, "false"},
     {"boundaries", "limited_area", LOGICAL, NULL, NULL, "false"},
 };
@@ -178,7 +189,7 @@ typedef struct {
     gale_config_t *cfg;
     FILE *unused;         /* "group.key, ..." of LFRic keys gale does not use */
     int nunused;
-    struct held { char val[GALE_STR]; int line; } prime, file, start, end;
+    struct held { char val[GALE_STR]; int line; } prime, file, prefix, start, end;
 } nml_t;
 
 /* The rest of the current line, at most 20 characters, for messages. */
@@ -310,6 +321,7 @@ static int assign(nml_t *r, int line, int g, const char *key, const char *val, i
     case STEP: {
         struct held *h = strcmp(key, "prime_mesh_name") == 0 ? &r->prime
                          : strcmp(key, "filename") == 0      ? &r->file
+                         : strcmp(key, "file_prefix") == 0   ? &r->prefix
                          : strcmp(key, "timestep_start") == 0 ? &r->start
                                                               : &r->end;
         snprintf(h->val, sizeof h->val, "%s", val);
@@ -339,6 +351,11 @@ static int assign(nml_t *r, int line, int g, const char *key, const char *val, i
             size_t len = strcspn(w[i], "=");
             if (strlen(val) == len && strncasecmp(val, w[i], len) == 0) {
                 if (!section) return GALE_OK;
+                if (strcasecmp(val, "multigrid") == 0)
+                    gale_log(GALE_LOG_INFO,
+                             "LFRic namelist %s:%d: &%s %s = 'multigrid' runs as gale's "
+                             "tridiagonal column solve (the multigrid's smoother; gale has no "
+                             "multigrid yet)", r->path, line, group, key);
                 return set(r, line, group, key, val, section, gkey,
                            w[i][len] ? w[i] + len + 1 : w[i]);
             }
@@ -424,17 +441,26 @@ static int mesh_word(const char *s, int whole, char *out, size_t n)
 static int resolve(nml_t *r)
 {
     char text[GALE_STR], why[1024];
-    if (r->prime.line || r->file.line) {
-        int from_prime = r->prime.line && mesh_word(r->prime.val, 1, text, sizeof text);
-        if (!from_prime && !(r->file.line && mesh_word(r->file.val, 0, text, sizeof text)))
+    if (r->prime.line || r->file.line || r->prefix.line) {
+        /* prime_mesh_name when it is C<N>, else the C<N> word of the mesh
+         * file's name (filename, or the newer layout's file_prefix) */
+        struct held *h = NULL;
+        const char *from = NULL;
+        if (r->prime.line && mesh_word(r->prime.val, 1, text, sizeof text))
+            h = &r->prime, from = "prime_mesh_name";
+        else if (r->file.line && mesh_word(r->file.val, 0, text, sizeof text))
+            h = &r->file, from = "filename";
+        else if (r->prefix.line && mesh_word(r->prefix.val, 0, text, sizeof text))
+            h = &r->prefix, from = "file_prefix";
+        if (!h)
             GALE_ERROR(GALE_ERR_INPUT,
                        "%s:%d: &base_mesh: cannot tell the cubed-sphere mesh from prime_mesh_name "
-                       "= '%s' or filename = '%s': gale needs C<N> (e.g. 'C16') in one of them",
-                       r->path, r->prime.line ? r->prime.line : r->file.line, r->prime.val,
-                       r->file.val);
-        struct held *h = from_prime ? &r->prime : &r->file;
-        GALE_CALL(set(r, h->line, "base_mesh", from_prime ? "prime_mesh_name" : "filename",
-                      h->val, "mesh", "name", text));
+                       "= '%s', filename = '%s' or file_prefix = '%s': gale needs C<N> (e.g. "
+                       "'C16') in one of them",
+                       r->path, r->prime.line ? r->prime.line : r->file.line ? r->file.line
+                                                                            : r->prefix.line,
+                       r->prime.val, r->file.val, r->prefix.val);
+        GALE_CALL(set(r, h->line, "base_mesh", from, h->val, "mesh", "name", text));
     }
     if (r->end.line) {
         long v[2] = {1, 0};

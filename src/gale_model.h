@@ -50,6 +50,8 @@ typedef struct gale_model {
     double energy0, energy, max_step_increase, max_u, max_w;
     double run_max_u, run_max_w;    /* over every step so far */
     double setup_s;
+    int threads_auto;           /* OMP_NUM_THREADS unset: node cores over node ranks */
+    int node_ranks, node_cores; /* of this rank's node */
     double mem_estimate; /* gale_model_memory_estimate of this run [bytes per rank] */
     /* normal-mode probe: projection of the oscillating field on its initial shape */
     double *probe;                  /* [steps+1] */

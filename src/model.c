@@ -309,15 +309,28 @@ static int setup_transport(gale_model_t *m)
 
 /* OpenMP barriers spin: more ranks x threads than cores on a node makes a
  * run orders of magnitude slower, which users should hear about at once. */
-static int warn_oversubscribed(gale_model_t *m)
+/* Threads per rank: OMP_NUM_THREADS when it is set (with a warning when the
+ * node is oversubscribed); else the node's cores over its ranks, at least 1
+ * (OpenMP's own default, every core per rank, made 2 ranks x 2 threads on 2
+ * cores run 190 times slower: the threads and ranks spin against each other). */
+static int choose_threads(gale_model_t *m)
 {
     MPI_Comm node;
     int local;
     GALE_MPI(MPI_Comm_split_type(m->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
     GALE_MPI(MPI_Comm_size(node, &local));
     GALE_MPI(MPI_Comm_free(&node));
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cores > 0 && (long)local * m->nthreads > cores)
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *env = getenv("OMP_NUM_THREADS");
+    m->node_ranks = local;
+    m->node_cores = (int)cores;
+    m->threads_auto = !env || !env[0];
+    if (m->threads_auto) {
+        const long t = cores > 0 ? cores / local : 1;
+        omp_set_num_threads(t > 1 ? (int)t : 1);
+    }
+    m->nthreads = omp_get_max_threads();
+    if (!m->threads_auto && cores > 0 && (long)local * m->nthreads > cores)
         gale_log(GALE_LOG_WARN,
                  "%d ranks x %d threads on a node with %ld cores: oversubscribed, expect a slow "
                  "run (set OMP_NUM_THREADS)", local, m->nthreads, cores);
@@ -413,8 +426,7 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
     m->comm = comm;
     GALE_MPI(MPI_Comm_rank(comm, &m->rank));
     GALE_MPI(MPI_Comm_size(comm, &m->nranks));
-    m->nthreads = omp_get_max_threads();
-    GALE_CALL(warn_oversubscribed(m));
+    GALE_CALL(choose_threads(m));
     GALE_CALL(check_memory(m));
     GALE_CALL(gale_offload_setup(cfg->offload.memory, cfg->halo.gpu_aware, comm));
     GALE_CALL(gale_cs_init(&m->cs, cfg->mesh.n, cfg->planet.radius / cfg->planet.scaling));

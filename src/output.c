@@ -484,12 +484,14 @@ int gale_output_finalize(gale_output_t *o)
 {
     if (!o || !o->w) return GALE_OK;
     const int was_failed = o->failed;
-    gale_writer_stats_t s0, s;
-    gale_writer_stats(o->w, &s0);
+    gale_writer_stats_t s;
+    /* the final drain on this thread's clock (the writer's own measure of it
+     * can start before this call's) */
+    const double t0 = gale_wtime(), c0 = gale_timer_counted();
     GALE_CALL(gale_writer_finish(o->w));
     o->t_final = gale_wtime();
     gale_writer_stats(o->w, &s);
-    gale_timer_add(GALE_T_IO_WAIT, s.t_blocked - s0.t_blocked);
+    gale_timer_add_region(GALE_T_IO_WAIT, t0, c0);
     if (!was_failed) GALE_CALL(agree_failure(o));
 
     int nranks;

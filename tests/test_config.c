@@ -372,16 +372,175 @@ static void test_namelist(void)
     CHECK(strstr(out, "files.orography_ancil_path") && strstr(out, "multigrid.ugrid"), "%s", out);
 }
 
+/* The two layouts LFRic users have: every group and key of the gravity_wave
+ * example configuration of lfric_apps (applications/gravity_wave, the
+ * current one) and of lfric_core's older miniapps/gravity_wave, as public
+ * key lists with values; the test writes the files from them. */
+typedef struct { const char *group, *keys; } nml_layout_t;
+static const nml_layout_t lfric_apps_layout[] = {
+    {"base_mesh", "file_prefix='mesh_C16_MG' geometry='spherical' prepartitioned=.false. "
+                  "prime_mesh_name='C16' topology='fully_periodic' fplane=.false. f_lat_deg=45.0"},
+    {"section_choice", "dynamics='none'"},
+    {"extrusion", "domain_height=10000.0 method='uniform' number_of_layers=10 planet_radius=6371229.0"},
+    {"files", "ancil_directory='' coarse_ancil_directory='' checkpoint_stem_name='restartGravityWave' "
+              "diag_stem_name='diagGravityWave' orography_mean_ancil_path='' "
+              "start_dump_directory='' start_dump_filename=''"},
+    {"finite_element", "cellshape='quadrilateral' coord_order=1 coord_order_nonprime=1 "
+                       "coord_space='Wchi' coord_system='native' element_order_h=0 "
+                       "element_order_v=0 rehabilitate=.true. vorticity_in_w1=.true."},
+    {"formulation", "dlayer_on=.false. dry_static_adjust=.false. exner_from_eos=.false. "
+                    "horizontal_physics_predictor=.false. horizontal_transport_predictor=.false. "
+                    "init_exner_bt=.false. l_multigrid=.true. moisture_formulation='dry' "
+                    "rotating=.false. shallow=.false. si_momentum_equation=.false. "
+                    "theta_moist_source=.false. use_physics=.false. use_wavedynamics=.false. "
+                    "vector_invariant=.true."},
+    {"initial_temperature", "bvf_square=0.0001 pert_width_scaling=1.0 theta_surf=340.0"},
+    {"initial_pressure", "method='projected' surface_pressure=1000.0e2"},
+    {"gravity_wave_constants", "b_space='wtheta' speed_of_sound=340.0"},
+    {"initial_wind", "nl_constant=0.0 profile='none' sbr_angle_lat=0.0 sbr_angle_lon=0.0 "
+                     "smp_init_wind=.false. u0=0.0 v0=0.0 wind_time_period=0.0"},
+    {"initialization", "ancil_option='none' init_option='analytic' lbc_option='none' "
+                       "coarse_aerosol_ancil=.false. zero_w2v_wind=.false."},
+    {"io", "checkpoint_read=.false. checkpoint_write=.false. diagnostic_frequency=36 "
+           "file_convention='UGRID' nodal_output_on_w3=.true. subroutine_counters=.false. "
+           "subroutine_timers=.true. use_xios_io=.true. write_conservation_diag=.false. "
+           "write_diag=.true. write_dump=.false. write_fluxes=.false. write_minmax_tseries=.false."},
+    {"idealised", "perturb_init=.false."},
+    {"logging", "run_log_level='info'"},
+    {"time", "calendar='timestep' timestep_end='36' timestep_start='1' calendar_type='gregorian' "
+             "calendar_start='2016-01-01' calendar_origin='2016-01-01'"},
+    {"planet", "cp=1005.0 gravity=9.80665 omega=7.292116E-5 p_zero=100000.0 rd=287.05 "
+               "scaling_factor=125.0"},
+    {"solver", "fail_on_non_converged=.true. gcrk=1 maximum_iterations=399 method='bicgstab' "
+               "monitor_convergence=.true. preconditioner='diagonal' tolerance=1.0e-12"},
+    {"mixed_solver", "eliminate_variables='discrete' fail_on_non_converged=.true. gcrk=4 "
+                     "guess_np1=.false. mixed_solver_a_tol=1.e-6 monitor_convergence=.true. "
+                     "normalise=.true. reference_reset_time=100.0 si_maximum_iterations=20 "
+                     "si_method='gcr' si_preconditioner='pressure' si_tolerance=1.0e-4 split_w=.false."},
+    {"helmholtz_solver", "fail_on_non_converged=.true. gcrk=18 method='bicgstab' "
+                         "monitor_convergence=.true. normalise=.true. preconditioner='multigrid' "
+                         "si_pressure_maximum_iterations=100 si_pressure_tolerance=1.0e-4"},
+    {"multigrid", "multigrid_chain_nitems=4 chain_mesh_tags='C16','C8','C4','C2' "
+                  "smooth_relaxation=0.8 n_presmooth=2 n_postsmooth=2 n_coarsesmooth=4 "
+                  "coarsen_multigrid_tiles=.false. max_tiled_multigrid_level=1"},
+    {"timestepping", "alpha=0.5 dt=100.0 inner_iterations=2 method='semi_implicit' "
+                     "outer_iterations=2 runge_kutta_method='ssp3' spinup_alpha=.false. tau_r=0.0 "
+                     "tau_t=0.0 tau_u=0.0"},
+    {"partitioning", "partitioner='cubedsphere' panel_decomposition='auto' panel_xproc=1 "
+                     "panel_yproc=1 tile_size_x=1 tile_size_y=1 inner_halo_tiles=.false."},
+    {"boundaries", "limited_area=.false. transport_overwrite_freq='final'"},
+    {NULL, NULL}};
+static const nml_layout_t lfric_core_layout[] = {
+    {"base_mesh", "filename='mesh_C24.nc' prime_mesh_name='dynamics' geometry='spherical' "
+                  "partitioner='cubedsphere' fplane=.false. f_lat_deg=45.0"},
+    {"boundaries", "limited_area=.false."},
+    {"extrusion", "method='uniform' domain_top=10000.0 number_of_layers=10"},
+    {"finite_element", "cellshape='quadrilateral' element_order=0 coordinate_order=2 "
+                       "rehabilitate=.true. vorticity_in_w1=.true."},
+    {"initial_temperature", "bvf_square=0.0001 pert_width_scaling=1.0"},
+    {"gravity_wave_constants", "speed_of_sound=340.0 b_space='wtheta'"},
+    {"initial_wind", "profile='none' u0=0.0 v0=0.0 sbr_angle_lat=0.0 sbr_angle_lon=0.0"},
+    {"initialization", "init_option='analytic' ancil_option='none'"},
+    {"files", "diag_stem_name='gravity_wave' checkpoint_stem_name=\"restartGravityWave\" "
+              "start_dump_filename='UM2LFRic_dump' start_dump_directory='./'"},
+    {"io", "use_xios_io=.true. write_diag=.true. write_dump=.false. diagnostic_frequency=36 "
+           "nodal_output_on_w3=.false. subroutine_timers=.true. subroutine_counters=.false. "
+           "checkpoint_read=.false. checkpoint_write=.false."},
+    {"logging", "run_log_level='info'"},
+    {"time", "calendar='timestep' timestep_start='1' timestep_end='36'"},
+    {"planet", "gravity=9.80665 radius=6371229.0 omega=7.292116E-5 rd=287.05 cp=1005.0 "
+               "p_zero=100000.0 scaling_factor=125.0"},
+    {"solver", "method='bicgstab' preconditioner='diagonal' maximum_iterations=399 "
+               "tolerance=1.0e-12 gcrk=18"},
+    {"mixed_solver", "si_method='gmres', si_preconditioner='pressure', si_maximum_iterations=20, "
+                     "gcrk=4, si_tolerance=1.0e-4, guess_np1=.F reference_reset_freq=1 "
+                     "normalise=.true.,"},
+    {"helmholtz_solver", "gcrk=4, method='bicgstab', preconditioner='tridiagonal', "
+                         "si_pressure_tolerance=1.0e-4, si_pressure_maximum_iterations=199, "
+                         "normalise=.true.,"},
+    {"timestepping", "method='semi_implicit' dt=100.0 alpha=0.5 outer_iterations=2 "
+                     "inner_iterations=2 runge_kutta_method='ssp3'"},
+    {"partitioning", "panel_decomposition='auto'"},
+    {"domain_size", "planar_domain_min_x=-1.0 planar_domain_max_x=1.0 planar_domain_min_y=-1.0 "
+                    "planar_domain_max_y=1.0"},
+    {"multigrid", "l_multigrid=.false. multigrid_chain_nitems=4 "
+                  "ugrid='prime','mesh_C12.nc','mesh_C6.nc','mesh_C3.nc'"},
+    {"section_choice", "radiation='none', boundary_layer='none', convection='none', "
+                       "microphysics='none', cloud='none'"},
+    {"development", "implement_consolidated_multigrid=.false."},
+    {NULL, NULL}};
+
+/* The namelist file of a layout: one key per line. */
+static const char *layout_file(const char *name, const nml_layout_t *l)
+{
+    static char text[16384];
+    size_t n = 0;
+    for (; l->group; l++) {
+        n += (size_t)snprintf(text + n, sizeof text - n, "&%s\n", l->group);
+        for (const char *k = l->keys; *k;) {
+            size_t len = strcspn(k, " ");
+            n += (size_t)snprintf(text + n, sizeof text - n, "  %.*s\n", (int)len, k);
+            k += len + strspn(k + len, " ");
+        }
+        n += (size_t)snprintf(text + n, sizeof text - n, "/\n\n");
+    }
+    return put_file(name, text);
+}
+
+static void test_namelist_layouts(void)
+{
+    gale_config_t c;
+    /* lfric_apps: the mesh from prime_mesh_name 'C16' (file_prefix agrees),
+     * the top from domain_height, multigrid runs as tridiagonal */
+    int st = parse_captured(1, &c, layout_file("apps.nml", lfric_apps_layout), 0, NULL);
+    CHECK(st == GALE_OK, "lfric_apps layout: %d\n%s", st, out);
+    CHECK(c.mesh.n == 16 && c.extrusion.levels == 10 && c.timestepping.steps == 36,
+          "apps: mesh %d levels %d steps %d", c.mesh.n, c.extrusion.levels, c.timestepping.steps);
+    CHECK_REL(c.extrusion.top, 10000.0, 0);
+    CHECK_REL(c.planet.radius, 6371229.0, 0);
+    CHECK_REL(c.timestepping.dt, 100.0, 0);
+    CHECK(c.solver.method == GALE_KRYLOV_BICGSTAB && c.solver.preconditioner == GALE_PC_TRIDIAGONAL &&
+              c.solver.max_iterations == 100 && c.solver.gcr_restart == 18,
+          "apps: solver %d pc %d it %d gcrk %d", c.solver.method, c.solver.preconditioner,
+          c.solver.max_iterations, c.solver.gcr_restart);
+    CHECK_REL(c.solver.tolerance, 1e-4, 0);
+    CHECK(strstr(out, "'multigrid' runs as gale's tridiagonal") &&
+              strstr(out, "not used (no gale counterpart)") && strstr(out, "base_mesh.topology") &&
+              strstr(out, "mixed_solver.reference_reset_time") && strstr(out, "partitioning.tile_size_x") &&
+              !strstr(out, "extrusion.domain_height") && !strstr(out, "base_mesh.file_prefix"),
+          "apps: the log:\n%s", out);
+    /* the mesh from file_prefix alone */
+    st = parse_captured(1, &c, put_file("prefix.nml", "&base_mesh file_prefix = 'mesh_C12_MG' /\n"),
+                        0, NULL);
+    CHECK(st == GALE_OK && c.mesh.n == 12, "file_prefix alone: %d, mesh %d", st, c.mesh.n);
+
+    /* lfric_core: prime_mesh_name 'dynamics', so the mesh from filename */
+    st = parse_captured(1, &c, layout_file("core.nml", lfric_core_layout), 0, NULL);
+    CHECK(st == GALE_OK, "lfric_core layout: %d\n%s", st, out);
+    CHECK(c.mesh.n == 24 && c.extrusion.levels == 10 && c.timestepping.steps == 36,
+          "core: mesh %d levels %d steps %d", c.mesh.n, c.extrusion.levels, c.timestepping.steps);
+    CHECK_REL(c.extrusion.top, 10000.0, 0);
+    CHECK_REL(c.timestepping.dt, 100.0, 0);
+    CHECK(c.solver.method == GALE_KRYLOV_BICGSTAB && c.solver.preconditioner == GALE_PC_TRIDIAGONAL &&
+              c.solver.max_iterations == 199 && c.solver.gcr_restart == 4,
+          "core: solver %d pc %d it %d gcrk %d", c.solver.method, c.solver.preconditioner,
+          c.solver.max_iterations, c.solver.gcr_restart);
+    CHECK_REL(c.solver.tolerance, 1e-4, 0);
+    CHECK(lines(out) == 1 && strstr(out, "domain_size.planar_domain_min_x") &&
+              strstr(out, "development.implement_consolidated_multigrid"),
+          "core: the log:\n%s", out);
+}
+
 static const struct { const char *text, *want[2]; } bad_nml[] = {
     {"&extrusion\n number_of_layer = 10\n/\n",
      {"bad.nml:2: &extrusion number_of_layer: not a key of LFRic's gravity_wave namelist; did you mean 'number_of_layers'?"}},
-    {"&extrusion domain_height = 1.0e4 /\n", {"&extrusion domain_height: not a key", "allowed: 'method', 'domain_top', 'number_of_layers'"}},
+    {"&extrusion domain_hieght = 1.0e4 /\n", {"&extrusion domain_hieght: not a key", "did you mean 'domain_height'?"}},
     {"&extrusions\n/\n", {"bad.nml:1: &extrusions: not a group of LFRic's gravity_wave namelist; did you mean &extrusion?"}},
     {"&timestepping\n dt = 100.0\n alpha = 0.3\n/\n",
      {"bad.nml:3: &timestepping alpha = '0.3' (gale [timestepping] alpha = 0.3): out of range [0.5, 1]"}},
     {"&gravity_wave_constants speed_of_sound = 3.4O2 /\n", {"speed_of_sound = '3.4O2'", "not a number"}},
-    {"&helmholtz_solver\n preconditioner = 'multigrid'\n/\n",
-     {"&helmholtz_solver preconditioner = 'multigrid': no gale counterpart; allowed: 'none', 'diagonal', 'tridiagonal'"}},
+    {"&helmholtz_solver\n preconditioner = 'jacobi'\n/\n",
+     {"&helmholtz_solver preconditioner = 'jacobi': no gale counterpart; allowed: 'none', 'diagonal', 'tridiagonal', 'multigrid'"}},
     {"&extrusion method = 'geometric' /\n", {"allowed: 'uniform', 'quadratic'"}},
     {"&formulation\n rotating = .true.\n/\n", {"bad.nml:2: &formulation rotating = .true.: gale models only rotating = .false."}},
     {"&base_mesh geometry = 'planar' /\n", {"&base_mesh geometry = 'planar': gale models only 'spherical'"}},
@@ -428,6 +587,7 @@ int main(void)
     test_dump();
     test_print_keys();
     test_namelist();
+    test_namelist_layouts();
     test_namelist_errors();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
