@@ -150,19 +150,6 @@ typedef struct {
     double peak_rss;                 /* the largest rank's peak resident size [bytes] */
 } run_results_t;
 
-/* This process's peak resident size (VmHWM) [bytes]; 0 where unknown. */
-static double peak_resident(void)
-{
-    double b = 0;
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return 0;
-    char line[256];
-    long long kb;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "VmHWM: %lld kB", &kb) == 1) b = kb * 1024.0;
-    fclose(f);
-    return b;
-}
 
 static int write_report(const char *path, gale_model_t *m, const gale_timing_t *tm,
                         const run_results_t *r, const gale_output_t *out)
@@ -346,7 +333,7 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
     GALE_CALL(gale_output_finalize(out)); /* the final drain counts in wall */
     run_results_t rr = {.wall = gale_wtime() - t0, .nrun = m->step - step0};
     const double wall = rr.wall;
-    rr.peak_rss = peak_resident();
+    rr.peak_rss = gale_proc_bytes("/proc/self/status", "VmHWM");
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &rr.peak_rss, 1, MPI_DOUBLE, MPI_MAX, comm));
     /* host<->device bytes per step of this run, summed over ranks: total
      * h2d, d2h, then fields, halo staging and reductions (h2d, d2h) */

@@ -382,23 +382,10 @@ double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
 static int check_memory(gale_model_t *m)
 {
     const double need = gale_model_memory_estimate(&m->cfg, m->nranks);
-    double avail = -1;
     /* GALE_MEM_AVAILABLE=BYTES stands in for MemAvailable (tests) */
     const char *fake = getenv("GALE_MEM_AVAILABLE");
-    FILE *f = fake ? NULL : fopen("/proc/meminfo", "r");
-    if (fake) avail = atof(fake);
-    if (f) {
-        char line[256];
-        long long kb;
-        while (fgets(line, sizeof line, f))
-            if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) avail = kb * 1024.0;
-        fclose(f);
-    }
-    MPI_Comm node;
-    int local;
-    GALE_MPI(MPI_Comm_split_type(m->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-    GALE_MPI(MPI_Comm_size(node, &local));
-    GALE_MPI(MPI_Comm_free(&node));
+    const double avail = fake ? atof(fake) : gale_proc_bytes("/proc/meminfo", "MemAvailable");
+    const int local = m->node_ranks; /* choose_threads counted them */
     /* the tightest node decides, the same on every rank */
     double each = avail >= 0 ? avail / local : 1e300;
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &each, 1, MPI_DOUBLE, MPI_MIN, m->comm));

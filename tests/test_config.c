@@ -487,48 +487,47 @@ static const char *layout_file(const char *name, const nml_layout_t *l)
     return put_file(name, text);
 }
 
-static void test_namelist_layouts(void)
+/* Reads layout l and checks what both example files resolve to: mesh C<mesh>,
+ * 10 layers to 10 km, dt 100 s, 36 steps, BiCGStab + tridiagonal to 1e-4
+ * with maxit iterations and restart gcrk. */
+static void check_layout(const char *name, const nml_layout_t *l, int mesh, int maxit, int gcrk)
 {
     gale_config_t c;
-    /* lfric_apps: the mesh from prime_mesh_name 'C16' (file_prefix agrees),
-     * the top from domain_height, multigrid runs as tridiagonal */
-    int st = parse_captured(1, &c, layout_file("apps.nml", lfric_apps_layout), 0, NULL);
-    CHECK(st == GALE_OK, "lfric_apps layout: %d\n%s", st, out);
-    CHECK(c.mesh.n == 16 && c.extrusion.levels == 10 && c.timestepping.steps == 36,
-          "apps: mesh %d levels %d steps %d", c.mesh.n, c.extrusion.levels, c.timestepping.steps);
+    int st = parse_captured(1, &c, layout_file(name, l), 0, NULL);
+    CHECK(st == GALE_OK, "%s: %d\n%s", name, st, out);
+    CHECK(c.mesh.n == mesh && c.extrusion.levels == 10 && c.timestepping.steps == 36,
+          "%s: mesh %d levels %d steps %d", name, c.mesh.n, c.extrusion.levels, c.timestepping.steps);
     CHECK_REL(c.extrusion.top, 10000.0, 0);
     CHECK_REL(c.planet.radius, 6371229.0, 0);
     CHECK_REL(c.timestepping.dt, 100.0, 0);
     CHECK(c.solver.method == GALE_KRYLOV_BICGSTAB && c.solver.preconditioner == GALE_PC_TRIDIAGONAL &&
-              c.solver.max_iterations == 100 && c.solver.gcr_restart == 18,
-          "apps: solver %d pc %d it %d gcrk %d", c.solver.method, c.solver.preconditioner,
+              c.solver.max_iterations == maxit && c.solver.gcr_restart == gcrk,
+          "%s: solver %d pc %d it %d gcrk %d", name, c.solver.method, c.solver.preconditioner,
           c.solver.max_iterations, c.solver.gcr_restart);
     CHECK_REL(c.solver.tolerance, 1e-4, 0);
+}
+
+static void test_namelist_layouts(void)
+{
+    /* lfric_apps: the mesh from prime_mesh_name 'C16' (file_prefix agrees),
+     * the top from domain_height, the radius from &extrusion planet_radius,
+     * multigrid runs as tridiagonal and says so */
+    check_layout("apps.nml", lfric_apps_layout, 16, 100, 18);
     CHECK(strstr(out, "'multigrid' runs as gale's tridiagonal") &&
               strstr(out, "not used (no gale counterpart)") && strstr(out, "base_mesh.topology") &&
               strstr(out, "mixed_solver.reference_reset_time") && strstr(out, "partitioning.tile_size_x") &&
               !strstr(out, "extrusion.domain_height") && !strstr(out, "base_mesh.file_prefix"),
           "apps: the log:\n%s", out);
-    /* the mesh from file_prefix alone */
-    st = parse_captured(1, &c, put_file("prefix.nml", "&base_mesh file_prefix = 'mesh_C12_MG' /\n"),
-                        0, NULL);
-    CHECK(st == GALE_OK && c.mesh.n == 12, "file_prefix alone: %d, mesh %d", st, c.mesh.n);
-
     /* lfric_core: prime_mesh_name 'dynamics', so the mesh from filename */
-    st = parse_captured(1, &c, layout_file("core.nml", lfric_core_layout), 0, NULL);
-    CHECK(st == GALE_OK, "lfric_core layout: %d\n%s", st, out);
-    CHECK(c.mesh.n == 24 && c.extrusion.levels == 10 && c.timestepping.steps == 36,
-          "core: mesh %d levels %d steps %d", c.mesh.n, c.extrusion.levels, c.timestepping.steps);
-    CHECK_REL(c.extrusion.top, 10000.0, 0);
-    CHECK_REL(c.timestepping.dt, 100.0, 0);
-    CHECK(c.solver.method == GALE_KRYLOV_BICGSTAB && c.solver.preconditioner == GALE_PC_TRIDIAGONAL &&
-              c.solver.max_iterations == 199 && c.solver.gcr_restart == 4,
-          "core: solver %d pc %d it %d gcrk %d", c.solver.method, c.solver.preconditioner,
-          c.solver.max_iterations, c.solver.gcr_restart);
-    CHECK_REL(c.solver.tolerance, 1e-4, 0);
+    check_layout("core.nml", lfric_core_layout, 24, 199, 4);
     CHECK(lines(out) == 1 && strstr(out, "domain_size.planar_domain_min_x") &&
               strstr(out, "development.implement_consolidated_multigrid"),
           "core: the log:\n%s", out);
+    /* the mesh from file_prefix alone */
+    gale_config_t c;
+    int st = parse_captured(1, &c, put_file("prefix.nml", "&base_mesh file_prefix = 'mesh_C12_MG' /\n"),
+                            0, NULL);
+    CHECK(st == GALE_OK && c.mesh.n == 12, "file_prefix alone: %d, mesh %d", st, c.mesh.n);
 }
 
 static const struct { const char *text, *want[2]; } bad_nml[] = {

@@ -129,6 +129,19 @@ double gale_wtime(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+double gale_proc_bytes(const char *path, const char *key)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char line[256];
+    const size_t n = strlen(key);
+    double b = -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, n) == 0 && line[n] == ':') b = atof(line + n + 1) * 1024.0;
+    fclose(f);
+    return b;
+}
+
 /* ---- timers ---- */
 static struct { const char *name; int parent; double s; long n; } g_timers[GALE_MAX_TIMERS] = {
     {"compute", -1, 0, 0},       {"halo_pack", -1, 0, 0},  {"halo_wait", -1, 0, 0},

@@ -84,6 +84,9 @@ void gale_free(void *p);
 
 /* Wall clock in seconds (monotonic). */
 double gale_wtime(void);
+/* The "KEY: N kB" line of a /proc file, in bytes (VmHWM of /proc/self/status,
+ * MemAvailable of /proc/meminfo); -1 when absent. */
+double gale_proc_bytes(const char *path, const char *key);
 
 /* ---- timers by category (HPCG style), accumulated per rank on the master
  * thread; src/ reduces them to min/mean/max over ranks. Compute is split
