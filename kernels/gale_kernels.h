@@ -25,7 +25,7 @@ enum { GALE_F64 = 0, GALE_F32 = 1 };
 
 /* Everything the kernels read that does not change during a run: the local
  * connectivity, the geometry-derived coefficients and the Helmholtz operator
- * coefficients. Filled by the algorithm layer (src/dynamics.c); the launch
+ * coefficients. Filled by the algorithm layer (src/model.c); the launch
  * layer owns its placement (the offload layer maps it to the device once). */
 typedef struct {
     int nlev;            /* layers */

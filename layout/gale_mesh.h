@@ -4,7 +4,7 @@
  * global ids computed from (panel, i, j), so C1024 (6.3 M cells) costs a few
  * hundred bytes. Serial, MPI-free.
  *
- * Numbering (docs/mesh.md has pictures):
+ * Numbering (the global ids; docs/partitioning.md has the local numbering):
  *  - cell  (p,i,j), 0 <= i,j < N:  gid = p*N*N + j*N + i
  *  - vertex: points of the integer lattice [0,N]^3 on the cube surface
  *  - edge: panel-interior edges first, then the 12 cube edges N at a time
