@@ -150,7 +150,6 @@ typedef struct {
     double peak_rss;                 /* the largest rank's peak resident size [bytes] */
 } run_results_t;
 
-
 static int write_report(const char *path, gale_model_t *m, const gale_timing_t *tm,
                         const run_results_t *r, const gale_output_t *out)
 {
