@@ -427,10 +427,8 @@ static int run_solve(const opts_t *o, const gale_config_t *cfg)
     long it0 = st->iterations, gs0 = st->global_sums;
     int ns = 0, converged = 1;
     double total = 0;
-    const int pv = m->cfg.halo.redundant_computation ? m->p.halo_valid : 0;
     while (ns < 1024 && (ns < o->solves || total < o->min_time)) {
-        gale_k_copy(GALE_F64, 0, m->lm.ncell[pv], m->km.sc, m->p.data, m->pn.data);
-        m->pn.halo_valid = pv;
+        GALE_CALL(gale_psy_copy(m->psy, &m->pn, &m->p)); /* the step's first guess */
         GALE_MPI(MPI_Barrier(MPI_COMM_WORLD));
         for (int i = 0; i < nt; i++) t0s[i] = gale_timer_seconds(i);
         double t0 = gale_wtime();

@@ -31,10 +31,8 @@ void gale_halo_set_packer(gale_halo_t *h, gale_pack_fn pack, gale_unpack_fn unpa
 
 int gale_halo_begin(gale_halo_t *h, const void *data);
 int gale_halo_end(gale_halo_t *h, void *data);
-/* begin + end; sets f->halo_valid to the plan's depth. */
-int gale_halo_exchange(gale_halo_t *h, gale_field_t *f);
 
-/* For a launch layer that packs on a device (solver/halo_glue.c): the
+/* For a launch layer that packs on a device (psy/psy.c installs it): the
  * plan's flattened index lists (stable for its life), its host message
  * buffers and shape. */
 typedef struct {

@@ -311,22 +311,6 @@ int gale_halo_end(gale_halo_t *h, void *data)
     return GALE_OK;
 }
 
-int gale_halo_exchange(gale_halo_t *h, gale_field_t *f)
-{
-    if ((f->loc == GALE_LOC_EDGE) != (h->loc == GALE_LOC_EDGE) || f->nlev != h->nlev ||
-        f->stride != h->stride || f->elem != h->elem || f->n < h->ncol)
-        GALE_ERROR(
-            GALE_ERR_INTERNAL,
-            "halo: field %s (loc %d, nlev %d, stride %d, elem %d, %d columns) does not fit the "
-            "plan (loc %d, nlev %d, stride %d, elem %d, %d columns)",
-            f->name, f->loc, f->nlev, f->stride, f->elem, f->n, h->loc, h->nlev, h->stride, h->elem,
-            h->ncol);
-    GALE_CALL(gale_halo_begin(h, f->data));
-    GALE_CALL(gale_halo_end(h, f->data));
-    f->halo_valid = h->depth;
-    return GALE_OK;
-}
-
 size_t gale_halo_bytes(const gale_halo_t *h) { return h->rbytes; }
 int gale_halo_messages(const gale_halo_t *h) { return h->nrecv; }
 

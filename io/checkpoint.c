@@ -11,9 +11,8 @@
  * hash or the trailer. */
 #include "gale_checkpoint.h"
 
-#include "gale_agree.h"
-
 #include "gale_base.h"
+#include "gale_base_mpi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -93,7 +92,7 @@ static uint64_t column_hash(gale_gid_t gid, const double *col, int nlev)
     return mix(hash_words(hash_words(0xcbf29ce484222325ull, &g, 1), col, (size_t)nlev));
 }
 
-/* failures agreed between ranks: io/gale_agree.h */
+/* failures agreed between ranks: gale_agree_t (base/gale_base_mpi.h) */
 
 /* ---- field views ---- */
 
@@ -116,6 +115,19 @@ static int view_type(const gk_t *k, int n, int nlev, MPI_Datatype col, MPI_Datat
     if (rc == MPI_SUCCESS) rc = MPI_Type_commit(type);
     free(disp);
     return rc;
+}
+
+/* Frees what one field's transfer holds: the MPI-IO view, the keys and the
+ * packed columns (an MPI failure is agreed on in a). */
+static void free_transfer(gale_agree_t *a, MPI_Datatype *typep, MPI_Datatype *colp, gk_t **keys,
+                          double **buf)
+{
+    MPI_Datatype type = *typep, col = *colp;
+    if (type != MPI_DATATYPE_NULL) GALE_AGREE_MPI(a, MPI_Type_free(&type));
+    if (col != MPI_DATATYPE_NULL) GALE_AGREE_MPI(a, MPI_Type_free(&col));
+    *typep = type, *colp = col;
+    free(*keys), *keys = NULL;
+    free(*buf), *buf = NULL;
 }
 
 /* Sorted (gid, local index) keys of the first n local columns; NULL when out
@@ -218,15 +230,15 @@ static void sync_dir(const char *path)
  * checkpoint write of the run fail on the last rank only, after every byte
  * has been written and before the sync and rename -- the worst moment, and
  * one rank alone, so the test sees that the others do not rename. */
-static int injected_fault(MPI_Comm comm)
+static int injected_fault(MPI_Comm comm, gale_agree_t *a)
 {
     static int writes = 0;
     const char *e = getenv("GALE_CKPT_FAULT");
     int rank, size;
     writes++;
     if (!e || atoi(e) != writes) return 0;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+    if (!GALE_AGREE_MPI(a, MPI_Comm_rank(comm, &rank)) || !GALE_AGREE_MPI(a, MPI_Comm_size(comm, &size)))
+        return 0;
     return rank == size - 1;
 }
 
@@ -310,10 +322,7 @@ int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, MPI_Info i
         rc = MPI_File_set_view(fh, (MPI_Offset)off, MPI_DOUBLE, type, "native", MPI_INFO_NULL);
         if (rc == MPI_SUCCESS) rc = MPI_File_write_all(fh, buf, n, col, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) gale_agree_fail_mpi(&a, rc, "cannot write field data to", tmp);
-        MPI_Type_free(&type);
-        MPI_Type_free(&col);
-        free(keys), keys = NULL;
-        free(buf), buf = NULL;
+        free_transfer(&a, &type, &col, &keys, &buf);
         if (gale_agree(&a, comm)) goto done;
         off += (uint64_t)f->ncol * nl * sizeof(double);
     }
@@ -328,7 +337,7 @@ int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, MPI_Info i
                                MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) gale_agree_fail_mpi(&a, rc, "cannot write the trailer of", tmp);
     }
-    if (injected_fault(comm))
+    if (injected_fault(comm, &a))
         gale_agree_fail(&a, "writing '%s': injected fault (GALE_CKPT_FAULT=%s)", tmp, getenv("GALE_CKPT_FAULT"));
     if (gale_agree(&a, comm)) goto done;
     /* the data must be on disk before the final name says the file is complete */
@@ -347,11 +356,9 @@ int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, MPI_Info i
     gale_agree(&a, comm);
 
 done:
-    if (fh != MPI_FILE_NULL) MPI_File_close(&fh);
-    if (type != MPI_DATATYPE_NULL) MPI_Type_free(&type);
-    if (col != MPI_DATATYPE_NULL) MPI_Type_free(&col);
-    free(keys);
-    free(buf);
+    /* after a failure (a success has freed them all): the first failure is the one reported */
+    if (fh != MPI_FILE_NULL) GALE_AGREE_MPI(&a, MPI_File_close(&fh));
+    free_transfer(&a, &type, &col, &keys, &buf);
     free(header);
     if (a.failed) {
         /* never leave a half-written file behind, under any name */
@@ -361,7 +368,7 @@ done:
         }
         /* GALE_ERR_IO makes `gale run` abort: the others wait until rank 0
          * has said why, or MPI_Abort could kill it before it does */
-        MPI_Barrier(comm);
+        GALE_MPI(MPI_Barrier(comm));
         return GALE_ERR_IO;
     }
     if (st) {
@@ -618,10 +625,7 @@ int gale_ckpt_read_fields(const char *path, gale_ckpt_t *ck, MPI_Comm comm)
                        (size_t)nl * sizeof *buf);
             hash[i] = owned_hash(f);
         }
-        MPI_Type_free(&type);
-        MPI_Type_free(&col);
-        free(keys), keys = NULL;
-        free(buf), buf = NULL;
+        free_transfer(&a, &type, &col, &keys, &buf);
         if (gale_agree(&a, comm)) goto done;
     }
     /* every column is owned by one rank: the sum over ranks is the file's */
@@ -632,13 +636,15 @@ int gale_ckpt_read_fields(const char *path, gale_ckpt_t *ck, MPI_Comm comm)
             gale_agree_fail(&a, "field %s: checksum mismatch (stored %016llx, data give %016llx): the file "
                  "is corrupt", ck->field[i].name, (unsigned long long)ck->field[i].hash,
                  (unsigned long long)hash[i]);
+    /* collective: every rank closes before the last agreement */
+    rc = MPI_File_close(&fh);
+    if (rc != MPI_SUCCESS) gale_agree_fail_mpi(&a, rc, "cannot close", path);
+    fh = MPI_FILE_NULL;
     gale_agree(&a, comm);
 done:
-    if (fh != MPI_FILE_NULL) MPI_File_close(&fh);
-    if (type != MPI_DATATYPE_NULL) MPI_Type_free(&type);
-    if (col != MPI_DATATYPE_NULL) MPI_Type_free(&col);
-    free(keys);
-    free(buf);
+    /* after a failure only: the first failure is the one reported */
+    if (fh != MPI_FILE_NULL) GALE_AGREE_MPI(&a, MPI_File_close(&fh));
+    free_transfer(&a, &type, &col, &keys, &buf);
     if (a.failed) GALE_ERROR(GALE_ERR_INPUT, "restart file '%s': %s", path, a.msg);
     return GALE_OK;
 }

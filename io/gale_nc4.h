@@ -166,6 +166,15 @@ int gale_h5_error(const char *call, const char *file, int line, const char *func
             goto done;                                                          \
         }                                                                       \
     } while (0)
+/* GALE_MPI for the same kind of function: record MPI's message, jump to cleanup. */
+#define GALE_MPI_TRY(expr)                                                      \
+    do {                                                                        \
+        int gale_e_ = (expr);                                                   \
+        if (gale_e_ != 0) {                                                     \
+            st = gale_error_mpi(gale_e_, #expr, __FILE__, __LINE__, __func__);  \
+            goto done;                                                          \
+        }                                                                       \
+    } while (0)
 /* Close an identifier in a cleanup block; a failure counts only if nothing
  * failed before it. */
 #define GALE_H5_CLOSE(fn, id)                                                   \

@@ -8,9 +8,8 @@
  * clock starts and verified after it stops. */
 #include "gale_iobench.h"
 
-#include "gale_agree.h"
-
 #include "gale_base.h"
+#include "gale_base_mpi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,7 +44,7 @@ int gale_iob_api_parse(const char *s)
 }
 
 /* ---- failures: the first one of this rank, agreed after every phase so
- * that no rank enters a collective the others have left (gale_agree.h);
+ * that no rank enters a collective the others have left (gale_base_mpi.h);
  * HDF5's own message added here ---- */
 
 static herr_t h5_walk(unsigned n, const H5E_error2_t *err, void *data)
@@ -184,12 +183,12 @@ static void f_open(file_t *f, int64_t size, MPI_Info info, gale_agree_t *e)
     f->fh = MPI_FILE_NULL;
     f->file = f->dset = f->dxpl = H5I_INVALID_HID;
     int crank = 0, rc;
-    MPI_Comm_rank(f->comm, &crank);
+    GALE_AGREE_MPI(e, MPI_Comm_rank(f->comm, &crank));
     switch (f->api) {
     case GALE_IOB_POSIX:
         /* a shared file: one rank creates it, then the others open it */
         if (f->writing && crank == 0) f->fd = open(f->path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-        if (f->parallel) MPI_Barrier(f->comm);
+        if (f->parallel) GALE_AGREE_MPI(e, MPI_Barrier(f->comm));
         if (f->writing && crank != 0) f->fd = open(f->path, O_WRONLY);
         if (!f->writing) f->fd = open(f->path, O_RDONLY);
         if (f->fd < 0) gale_agree_fail(e, "cannot open '%s': %s", f->path, strerror(errno));
@@ -254,8 +253,9 @@ static void f_xfer(file_t *f, int64_t off, int64_t len, void *buf, gale_agree_t 
     }
 }
 
-/* Hints MPI-IO reports for an open file: what ROMIO actually uses. */
-static void applied_hints(const file_t *f, char *out, size_t n)
+/* Hints MPI-IO reports for an open file: what ROMIO actually uses (none
+ * when it reports none). */
+static void applied_hints(const file_t *f, char *out, size_t n, gale_agree_t *e)
 {
     MPI_File fh = f->fh;
     if (f->api == GALE_IOB_POSIX) return;
@@ -278,17 +278,17 @@ static void applied_hints(const file_t *f, char *out, size_t n)
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         char v[MPI_MAX_INFO_VAL + 1];
         int flag = 0;
-        MPI_Info_get(info, keys[i], MPI_MAX_INFO_VAL, v, &flag);
+        if (!GALE_AGREE_MPI(e, MPI_Info_get(info, keys[i], MPI_MAX_INFO_VAL, v, &flag))) break;
         if (flag && len < n)
             len += (size_t)snprintf(out + len, n - len, "%s%s=%s", len ? "," : "", keys[i], v);
     }
-    MPI_Info_free(&info);
+    GALE_AGREE_MPI(e, MPI_Info_free(&info));
 }
 
 static void f_close(file_t *f, int do_fsync, gale_agree_t *e)
 {
     int rc, crank = 0;
-    MPI_Comm_rank(f->comm, &crank);
+    GALE_AGREE_MPI(e, MPI_Comm_rank(f->comm, &crank));
     switch (f->api) {
     case GALE_IOB_POSIX:
         if (f->fd >= 0 && do_fsync && f->writing && fsync(f->fd) != 0)
@@ -378,7 +378,7 @@ static void phase(ctx_t *c, int writing, MPI_Info info, int first, gale_iob_resu
     double *mem = agg ? c->gbuf : writing ? c->block : c->rbuf;
     const int owner = writing ? c->rank : c->src;
     *t_open = INFINITY, *t_close = -INFINITY;
-    MPI_Barrier(c->comm);
+    GALE_AGREE_MPI(e, MPI_Barrier(c->comm));
     const double t0 = MPI_Wtime();
     if (c->opener) {
         *t_open = MPI_Wtime() - t0;
@@ -389,12 +389,13 @@ static void phase(ctx_t *c, int writing, MPI_Info info, int first, gale_iob_resu
      * a collective call (rank 0 keeps the answer) */
     if (first && writing && c->opener) {
         char h[sizeof r->hints_applied] = "";
-        applied_hints(&f, h, sizeof h);
+        applied_hints(&f, h, sizeof h, e);
         if (c->rank == 0) memcpy(r->hints_applied, h, sizeof h);
     }
     /* aggregated: the group's blocks meet on its aggregator, inside the timed window */
     if (agg && writing)
-        MPI_Gather(c->block, (int)words, MPI_DOUBLE, c->gbuf, (int)words, MPI_DOUBLE, 0, c->gcomm);
+        GALE_AGREE_MPI(e, MPI_Gather(c->block, (int)words, MPI_DOUBLE, c->gbuf, (int)words, MPI_DOUBLE,
+                                     0, c->gcomm));
     if (c->opener) {
         /* collective calls: every rank of the file makes nmax of them, padding with empty ones */
         for (int64_t t = 0; t < c->nmax && (f.collective || !e->failed); t++) {
@@ -404,7 +405,8 @@ static void phase(ctx_t *c, int writing, MPI_Info info, int first, gale_iob_resu
         }
     }
     if (agg && !writing)
-        MPI_Scatter(c->gbuf, (int)words, MPI_DOUBLE, c->rbuf, (int)words, MPI_DOUBLE, 0, c->gcomm);
+        GALE_AGREE_MPI(e, MPI_Scatter(c->gbuf, (int)words, MPI_DOUBLE, c->rbuf, (int)words, MPI_DOUBLE,
+                                      0, c->gcomm));
     if (c->opener) {
         f_close(&f, writing && o->fsync, e);
         *t_close = MPI_Wtime() - t0;
@@ -425,31 +427,27 @@ static void drop_cache(const char *path)
     close(fd);
 }
 
-static void remove_files(ctx_t *c)
+static void remove_files(ctx_t *c, gale_agree_t *e)
 {
     if (c->o->pattern == GALE_IOB_FPP || c->rank == 0) unlink(c->path);
-    MPI_Barrier(c->comm);
+    GALE_AGREE_MPI(e, MPI_Barrier(c->comm));
 }
 
-static void mmm(double v, int have, MPI_Comm comm, gale_iob_mmm_t *out)
+/* min/mean/max of v over the ranks that have it (0 where none has) */
+static void mmm(double v, int have, MPI_Comm comm, gale_iob_mmm_t *out, gale_agree_t *e)
 {
-    double lo = have ? v : INFINITY, hi = have ? v : -INFINITY, s[2] = {have ? v : 0, have};
-    MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_DOUBLE, MPI_MIN, comm);
-    MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_DOUBLE, MPI_MAX, comm);
-    MPI_Allreduce(MPI_IN_PLACE, s, 2, MPI_DOUBLE, MPI_SUM, comm);
-    out->min = s[1] > 0 ? lo : 0;
-    out->max = s[1] > 0 ? hi : 0;
-    out->mean = s[1] > 0 ? s[0] / s[1] : 0;
+    if (gale_mmm_some(comm, 1, &v, &have, &out->min, &out->mean, &out->max) != GALE_OK)
+        gale_agree_fail(e, "the min/mean/max of the rates per rank failed (see above)");
 }
 
 static int setup(ctx_t *c, gale_agree_t *e)
 {
     static const char *const exts[] = {"dat", "dat", "h5", "nc"};
     const gale_iob_opts_t *o = c->o;
-    MPI_Comm node;
-    int nrank;
-    MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &nrank);
+    MPI_Comm node = MPI_COMM_NULL;
+    int nrank = 0;
+    GALE_AGREE_MPI(e, MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &node));
+    if (node != MPI_COMM_NULL) GALE_AGREE_MPI(e, MPI_Comm_rank(node, &nrank));
     c->node_leader = nrank == 0;
     c->gcomm = c->acomm = MPI_COMM_NULL;
     const int64_t words = o->block / 8, per = o->block / o->transfer;
@@ -480,37 +478,43 @@ static int setup(ctx_t *c, gale_agree_t *e)
     }
     if (o->pattern == GALE_IOB_AGGREGATED) {
         if (o->aggregators <= 0) {
-            MPI_Comm_dup(node, &c->gcomm); /* one aggregator per node, as MOM5 */
+            /* one aggregator per node, as MOM5 */
+            if (node != MPI_COMM_NULL) GALE_AGREE_MPI(e, MPI_Comm_dup(node, &c->gcomm));
         } else {
             int a = o->aggregators < c->size ? o->aggregators : c->size;
             int g = (int)((int64_t)c->rank * a / c->size); /* contiguous groups */
-            MPI_Comm_split(c->comm, g, c->rank, &c->gcomm);
+            GALE_AGREE_MPI(e, MPI_Comm_split(c->comm, g, c->rank, &c->gcomm));
         }
-        int grank;
-        MPI_Comm_rank(c->gcomm, &grank);
-        MPI_Comm_size(c->gcomm, &c->gsize);
+        int grank = 0;
+        if (c->gcomm != MPI_COMM_NULL) {
+            GALE_AGREE_MPI(e, MPI_Comm_rank(c->gcomm, &grank));
+            GALE_AGREE_MPI(e, MPI_Comm_size(c->gcomm, &c->gsize));
+        }
         c->opener = grank == 0;
-        MPI_Comm_split(c->comm, c->opener ? 0 : MPI_UNDEFINED, c->rank, &c->acomm);
+        GALE_AGREE_MPI(e, MPI_Comm_split(c->comm, c->opener ? 0 : MPI_UNDEFINED, c->rank, &c->acomm));
         c->naggr = c->opener;
-        MPI_Allreduce(MPI_IN_PLACE, &c->naggr, 1, MPI_INT, MPI_SUM, c->comm);
+        GALE_AGREE_MPI(e, MPI_Allreduce(MPI_IN_PLACE, &c->naggr, 1, MPI_INT, MPI_SUM, c->comm));
         c->gmembers = malloc((size_t)c->gsize * sizeof *c->gmembers);
         if (c->opener) c->gbuf = malloc((size_t)c->gsize * (size_t)o->block);
         if (!c->gmembers || (c->opener && !c->gbuf))
             gale_agree_fail(e, "cannot allocate the aggregation buffer (%d x %lld bytes)", c->gsize,
                   (long long)o->block);
         else
-            MPI_Gather(&c->rank, 1, MPI_INT, c->gmembers, 1, MPI_INT, 0, c->gcomm);
+            GALE_AGREE_MPI(e, MPI_Gather(&c->rank, 1, MPI_INT, c->gmembers, 1, MPI_INT, 0, c->gcomm));
         c->nx = c->opener ? (int64_t)c->gsize * per : 0;
         c->nmax = c->nx;
-        MPI_Allreduce(MPI_IN_PLACE, &c->nmax, 1, MPI_INT64_T, MPI_MAX, c->comm);
+        GALE_AGREE_MPI(e, MPI_Allreduce(MPI_IN_PLACE, &c->nmax, 1, MPI_INT64_T, MPI_MAX, c->comm));
     }
-    MPI_Comm_free(&node);
+    if (node != MPI_COMM_NULL) GALE_AGREE_MPI(e, MPI_Comm_free(&node));
     return !gale_agree(e, c->comm);
 }
 
 static int parse_hints(const char *s, MPI_Info *info, gale_agree_t *e)
 {
-    MPI_Info_create(info);
+    if (!GALE_AGREE_MPI(e, MPI_Info_create(info))) {
+        *info = MPI_INFO_NULL;
+        return 0;
+    }
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", s ? s : "");
     for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
@@ -520,7 +524,7 @@ static int parse_hints(const char *s, MPI_Info *info, gale_agree_t *e)
             return 0;
         }
         *eq = '\0';
-        MPI_Info_set(*info, kv, eq + 1);
+        if (!GALE_AGREE_MPI(e, MPI_Info_set(*info, kv, eq + 1))) return 0;
     }
     return 1;
 }
@@ -530,8 +534,8 @@ int gale_iob_run(const gale_iob_opts_t *o, MPI_Comm comm, gale_iob_result_t *r)
     memset(r, 0, sizeof *r);
     gale_agree_t e = {0};
     ctx_t c = {.o = o, .comm = comm};
-    MPI_Comm_rank(comm, &c.rank);
-    MPI_Comm_size(comm, &c.size);
+    GALE_AGREE_MPI(&e, MPI_Comm_rank(comm, &c.rank));
+    GALE_AGREE_MPI(&e, MPI_Comm_size(comm, &c.size));
     MPI_Info info = MPI_INFO_NULL;
     GALE_ASSERT(o->block > 0 && o->transfer > 0 && o->transfer % 8 == 0 &&
                 o->block % o->transfer == 0 && o->iterations >= 1);
@@ -539,13 +543,15 @@ int gale_iob_run(const gale_iob_opts_t *o, MPI_Comm comm, gale_iob_result_t *r)
     if (!gale_agree(&e, comm) && setup(&c, &e)) {
         double wsum = 0, rsum = 0, wrank = 0, rrank = 0;
         int64_t bad = 0;
-        for (int it = 0; it < o->iterations && !e.failed; it++) {
+        /* agreed before each iteration and after the last: a failed
+         * reduction below is one rank's until then */
+        for (int it = 0; !gale_agree(&e, comm) && it < o->iterations; it++) {
             double t0, t1;
-            remove_files(&c);
+            remove_files(&c, &e);
             phase(&c, 1, info, it == 0, r, &t0, &t1, &e);
             if (e.failed) break;
             double w[2] = {-t0, t1};
-            MPI_Allreduce(MPI_IN_PLACE, w, 2, MPI_DOUBLE, MPI_MAX, comm);
+            GALE_AGREE_MPI(&e, MPI_Allreduce(MPI_IN_PLACE, w, 2, MPI_DOUBLE, MPI_MAX, comm));
             wsum += w[0] + w[1];
             if (c.opener) wrank += t1 - t0;
             if (!o->read) continue;
@@ -556,7 +562,7 @@ int gale_iob_run(const gale_iob_opts_t *o, MPI_Comm comm, gale_iob_result_t *r)
             phase(&c, 0, info, 0, r, &t0, &t1, &e);
             if (e.failed) break;
             double rr[2] = {-t0, t1};
-            MPI_Allreduce(MPI_IN_PLACE, rr, 2, MPI_DOUBLE, MPI_MAX, comm);
+            GALE_AGREE_MPI(&e, MPI_Allreduce(MPI_IN_PLACE, rr, 2, MPI_DOUBLE, MPI_MAX, comm));
             rsum += rr[0] + rr[1];
             if (c.opener) rrank += t1 - t0;
             bad += count_bad(c.rbuf, o->block / 8, c.src);
@@ -565,26 +571,27 @@ int gale_iob_run(const gale_iob_opts_t *o, MPI_Comm comm, gale_iob_result_t *r)
             const double mib = (double)o->block * c.size * o->iterations / 1048576.0;
             /* per rank: the bytes it moved through the API over its own window */
             const double my = c.opener ? (double)(c.nx * o->transfer) * o->iterations / 1048576.0 : 0;
-            MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_SUM, comm);
+            GALE_AGREE_MPI(&e, MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_SUM, comm));
             r->bytes = o->block * c.size * o->iterations;
             r->write_s = wsum;
             r->read_s = rsum;
             r->write_rate = wsum > 0 ? mib / wsum : 0;
             r->read_rate = rsum > 0 ? mib / rsum : 0;
-            mmm(wrank > 0 ? my / wrank : 0, c.opener, comm, &r->rank_write_rate);
-            mmm(rrank > 0 ? my / rrank : 0, c.opener && o->read, comm, &r->rank_read_rate);
+            mmm(wrank > 0 ? my / wrank : 0, c.opener, comm, &r->rank_write_rate, &e);
+            mmm(rrank > 0 ? my / rrank : 0, c.opener && o->read, comm, &r->rank_read_rate, &e);
             r->writers = c.opener;
-            MPI_Allreduce(MPI_IN_PLACE, &r->writers, 1, MPI_INT, MPI_SUM, comm);
+            GALE_AGREE_MPI(&e, MPI_Allreduce(MPI_IN_PLACE, &r->writers, 1, MPI_INT, MPI_SUM, comm));
             r->files = o->pattern == GALE_IOB_FPP ? c.size : 1;
             r->verify_errors = bad;
+            gale_agree(&e, comm);
         }
-        if (!o->keep || e.failed) remove_files(&c);
+        if (!o->keep || e.failed) remove_files(&c, &e);
     }
-    if (info != MPI_INFO_NULL) MPI_Info_free(&info);
-    if (c.gcomm != MPI_COMM_NULL) MPI_Comm_free(&c.gcomm);
-    if (c.acomm != MPI_COMM_NULL) MPI_Comm_free(&c.acomm);
+    if (info != MPI_INFO_NULL) GALE_AGREE_MPI(&e, MPI_Info_free(&info));
+    if (c.gcomm != MPI_COMM_NULL) GALE_AGREE_MPI(&e, MPI_Comm_free(&c.gcomm));
+    if (c.acomm != MPI_COMM_NULL) GALE_AGREE_MPI(&e, MPI_Comm_free(&c.acomm));
     free(c.block), free(c.rbuf), free(c.gbuf), free(c.gmembers);
-    if (e.failed) {
+    if (gale_agree(&e, comm)) {
         if (c.rank == 0)
             gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__, "iobench %s/%s: %s",
                              pattern_names[o->pattern], api_names[o->api], e.msg);

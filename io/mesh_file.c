@@ -240,6 +240,72 @@ done:
     return st;
 }
 
+/* Row i of an array of the 3-D grid, written at out: a point's position, or
+ * the point ids of a cell, an interface face or an edge face. */
+typedef struct {
+    const gale_cs_t *cs;
+    const gale_io_grid3d_t *g;
+    int64_t nv;
+} grid3d_t;
+typedef void (*grid3d_row_t)(const grid3d_t *t, int64_t i, void *out);
+
+static void point_row(const grid3d_t *t, int64_t i, void *out)
+{
+    double *o = out, x[3], rad = t->cs->radius + t->g->exaggeration * t->g->z_if[i / t->nv];
+    gale_cs_vert_xyz(t->cs, i % t->nv, x);
+    for (int d = 0; d < 3; d++) o[d] = rad * x[d];
+}
+
+/* The 4 point ids of face c at interface k. */
+static void face_ids(const grid3d_t *t, int64_t c, int64_t k, int *o)
+{
+    gale_gid_t v[4];
+    gale_cs_cell_verts(t->cs, c, v);
+    for (int q = 0; q < 4; q++) o[q] = (int)(k * t->nv + v[q]);
+}
+
+static void cell_row(const grid3d_t *t, int64_t i, void *out)
+{
+    const int nl = t->g->nlev;
+    face_ids(t, i / nl, i % nl, out);
+    face_ids(t, i / nl, i % nl + 1, (int *)out + 4);
+}
+
+static void interface_row(const grid3d_t *t, int64_t i, void *out)
+{
+    const int nl = t->g->nlev;
+    face_ids(t, i / (nl + 1), i % (nl + 1), out);
+}
+
+static void edge_row(const grid3d_t *t, int64_t i, void *out)
+{
+    const int nl = t->g->nlev;
+    const int64_t lo = i % nl * t->nv, hi = lo + t->nv;
+    int *o = out;
+    gale_gid_t v[2];
+    gale_cs_edge_verts(t->cs, i / nl, v);
+    o[0] = (int)(lo + v[0]);
+    o[1] = (int)(lo + v[1]);
+    o[2] = (int)(hi + v[1]);
+    o[3] = (int)(hi + v[0]);
+}
+
+/* Variable var, nrows rows of `width` bytes, computed SLICE rows at a time
+ * into buf and written. */
+static int put_grid3d(gale_nc4_t *f, int var, int64_t nrows, grid3d_row_t row, size_t width,
+                      const grid3d_t *t, void *buf, int threads)
+{
+    int st = GALE_OK;
+    for (int64_t s = 0; s < nrows; s += SLICE) {
+        int64_t n = nrows - s < SLICE ? nrows - s : SLICE;
+#pragma omp parallel for schedule(static) if (threads)
+        for (int64_t r = 0; r < n; r++) row(t, s + r, (char *)buf + r * width);
+        GALE_TRY(gale_nc4_put_rows(f, var, s, n, buf));
+    }
+done:
+    return st;
+}
+
 /* The 3-D shell as explicit points and cells, for XDMF readers (ParaView has
  * no UGRID reader). Point k*nverts + v is node v at interface k; the cell
  * lists run face-major, level-minor, the order of the data (face, level). */
@@ -272,63 +338,16 @@ static int write_grid3d(gale_nc4_t *f, const gale_cs_t *cs, const gale_io_grid3d
     GALE_TRY(def_conn3(f, "Mesh3d_edge_face_nodes", "quadrilateral (edge, layer): the vertical face of an edge",
                        dedge, m->dfour, &vedge));
 
-    const int64_t rows = SLICE;
-    GALE_TRY(gale_alloc_impl((void **)&dbuf, 3 * rows * sizeof *dbuf, "grid slice", __FILE__,
+    const grid3d_t t = {cs, g, nv};
+    GALE_TRY(gale_alloc_impl((void **)&dbuf, 3 * SLICE * sizeof *dbuf, "grid slice", __FILE__,
                              __LINE__, __func__));
-    GALE_TRY(gale_alloc_impl((void **)&ibuf, 8 * rows * sizeof *ibuf, "grid slice", __FILE__,
+    GALE_TRY(gale_alloc_impl((void **)&ibuf, 8 * SLICE * sizeof *ibuf, "grid slice", __FILE__,
                              __LINE__, __func__));
-    const int64_t npt = nv * (nl + 1), ncell = cs->ncells * nl, nif = cs->ncells * (nl + 1),
-                  ned = cs->nedges * nl;
-    for (int64_t s = 0; s < npt; s += rows) {
-        int64_t n = npt - s < rows ? npt - s : rows;
-#pragma omp parallel for schedule(static) if (threads)
-        for (int64_t r = 0; r < n; r++) {
-            int64_t i = s + r, k = i / nv;
-            double x[3], rad = cs->radius + g->exaggeration * g->z_if[k];
-            gale_cs_vert_xyz(cs, i % nv, x);
-            for (int d = 0; d < 3; d++) dbuf[3 * r + d] = rad * x[d];
-        }
-        GALE_TRY(gale_nc4_put_rows(f, vxyz, s, n, dbuf));
-    }
-    for (int64_t s = 0; s < ncell; s += rows) {
-        int64_t n = ncell - s < rows ? ncell - s : rows;
-#pragma omp parallel for schedule(static) if (threads)
-        for (int64_t r = 0; r < n; r++) {
-            int64_t i = s + r, k = i % nl;
-            gale_gid_t v[4];
-            gale_cs_cell_verts(cs, i / nl, v);
-            for (int q = 0; q < 4; q++) {
-                ibuf[8 * r + q] = (int)(k * nv + v[q]);
-                ibuf[8 * r + 4 + q] = (int)((k + 1) * nv + v[q]);
-            }
-        }
-        GALE_TRY(gale_nc4_put_rows(f, vcell, s, n, ibuf));
-    }
-    for (int64_t s = 0; s < nif; s += rows) {
-        int64_t n = nif - s < rows ? nif - s : rows;
-#pragma omp parallel for schedule(static) if (threads)
-        for (int64_t r = 0; r < n; r++) {
-            int64_t i = s + r, k = i % (nl + 1);
-            gale_gid_t v[4];
-            gale_cs_cell_verts(cs, i / (nl + 1), v);
-            for (int q = 0; q < 4; q++) ibuf[4 * r + q] = (int)(k * nv + v[q]);
-        }
-        GALE_TRY(gale_nc4_put_rows(f, vif, s, n, ibuf));
-    }
-    for (int64_t s = 0; s < ned; s += rows) {
-        int64_t n = ned - s < rows ? ned - s : rows;
-#pragma omp parallel for schedule(static) if (threads)
-        for (int64_t r = 0; r < n; r++) {
-            int64_t i = s + r, k = i % nl;
-            gale_gid_t v[2];
-            gale_cs_edge_verts(cs, i / nl, v);
-            ibuf[4 * r + 0] = (int)(k * nv + v[0]);
-            ibuf[4 * r + 1] = (int)(k * nv + v[1]);
-            ibuf[4 * r + 2] = (int)((k + 1) * nv + v[1]);
-            ibuf[4 * r + 3] = (int)((k + 1) * nv + v[0]);
-        }
-        GALE_TRY(gale_nc4_put_rows(f, vedge, s, n, ibuf));
-    }
+    GALE_TRY(put_grid3d(f, vxyz, nv * (nl + 1), point_row, 3 * sizeof *dbuf, &t, dbuf, threads));
+    GALE_TRY(put_grid3d(f, vcell, cs->ncells * nl, cell_row, 8 * sizeof *ibuf, &t, ibuf, threads));
+    GALE_TRY(put_grid3d(f, vif, cs->ncells * (nl + 1), interface_row, 4 * sizeof *ibuf, &t, ibuf,
+                        threads));
+    GALE_TRY(put_grid3d(f, vedge, cs->nedges * nl, edge_row, 4 * sizeof *ibuf, &t, ibuf, threads));
 done:
     gale_free(dbuf);
     gale_free(ibuf);

@@ -169,8 +169,8 @@ int gale_nc4_create(gale_nc4_t **fp, const char *path, hid_t fapl)
          * communicator, and data go through collective MPI-IO transfers. */
         MPI_Info info = MPI_INFO_NULL;
         GALE_H5(H5Pget_fapl_mpio(access, &f->comm, &info));
-        if (info != MPI_INFO_NULL) MPI_Info_free(&info);
-        MPI_Comm_rank(f->comm, &f->rank);
+        if (info != MPI_INFO_NULL) GALE_MPI_TRY(MPI_Info_free(&info));
+        GALE_MPI_TRY(MPI_Comm_rank(f->comm, &f->rank));
         f->par = f->coll = 1;
         GALE_H5(f->dxpl = H5Pcreate(H5P_DATASET_XFER));
         GALE_H5(H5Pset_dxpl_mpio(f->dxpl, H5FD_MPIO_COLLECTIVE));
@@ -215,17 +215,21 @@ static int close_all(gale_nc4_t *f)
     return st;
 }
 
-static void free_file(gale_nc4_t *f)
+/* Frees f; returns the status of freeing its communicator. */
+static int free_file(gale_nc4_t *f)
 {
+    int st = GALE_OK, rc;
     for (int d = 0; d < f->ndims; d++) free(f->dims[d].name);
     for (int v = 0; v < f->nvars; v++) free(f->vars[v].name);
     if (f->dxpl != H5P_DEFAULT) H5Pclose(f->dxpl);
-    if (f->comm != MPI_COMM_NULL) MPI_Comm_free(&f->comm);
+    if (f->comm != MPI_COMM_NULL && (rc = MPI_Comm_free(&f->comm)) != MPI_SUCCESS)
+        st = gale_error_mpi(rc, "MPI_Comm_free(&f->comm)", __FILE__, __LINE__, __func__);
     free(f->dims);
     free(f->vars);
     free(f->path);
     free(f->tmp);
     free(f);
+    return st;
 }
 
 void gale_nc4_abort(gale_nc4_t **fp)
@@ -236,7 +240,7 @@ void gale_nc4_abort(gale_nc4_t **fp)
      * is that the temporary file goes. H5F_CLOSE_STRONG closes the rest. */
     if (f->file >= 0) H5Fclose(f->file);
     if (f->tmp && (!f->par || f->rank == 0)) remove(f->tmp);
-    free_file(f);
+    free_file(f); /* a failure there is reported; the first one is the caller's */
     *fp = NULL;
 }
 
@@ -254,8 +258,10 @@ int gale_nc4_commit(gale_nc4_t **fp)
     if (f->par) {
         /* One rank names the file complete, and only if every rank's part is. */
         int bad = st != GALE_OK;
-        MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, f->comm);
-        if (bad && st == GALE_OK)
+        const int rc = MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, f->comm);
+        if (rc != MPI_SUCCESS && st == GALE_OK)
+            st = gale_error_mpi(rc, "MPI_Allreduce", __FILE__, __LINE__, __func__);
+        else if (bad && st == GALE_OK)
             st = gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__,
                                   "%s: another rank failed to write its part", f->path);
     }
@@ -270,17 +276,20 @@ int gale_nc4_commit(gale_nc4_t **fp)
     }
     if (f->par) {
         int bad = st != GALE_OK;
-        MPI_Bcast(&bad, 1, MPI_INT, 0, f->comm);
-        if (bad && st == GALE_OK) st = GALE_ERR_IO; /* rank 0 said why */
+        const int rc = MPI_Bcast(&bad, 1, MPI_INT, 0, f->comm);
+        if (rc != MPI_SUCCESS && st == GALE_OK)
+            st = gale_error_mpi(rc, "MPI_Bcast", __FILE__, __LINE__, __func__);
+        else if (bad && st == GALE_OK)
+            st = GALE_ERR_IO; /* rank 0 said why */
     }
     if (fd >= 0) close(fd);
     if (st != GALE_OK) {
         gale_nc4_abort(fp);
         return st;
     }
-    free_file(f);
+    st = free_file(f);
     *fp = NULL;
-    return GALE_OK;
+    return st;
 }
 
 int gale_nc4_collective(gale_nc4_t *f, int on)
@@ -310,16 +319,20 @@ int gale_nc4_hints(gale_nc4_t *f, char *buf, size_t n)
         goto done;
     }
     int nkeys = 0;
-    MPI_Info_get_nkeys(info, &nkeys);
+    GALE_MPI_TRY(MPI_Info_get_nkeys(info, &nkeys));
     for (int i = 0; i < nkeys && len < n; i++) {
         char key[MPI_MAX_INFO_KEY + 1], val[256];
         int flag = 0;
-        MPI_Info_get_nthkey(info, i, key);
-        MPI_Info_get(info, key, sizeof val - 1, val, &flag);
+        GALE_MPI_TRY(MPI_Info_get_nthkey(info, i, key));
+        GALE_MPI_TRY(MPI_Info_get(info, key, sizeof val - 1, val, &flag));
         len += (size_t)snprintf(buf + len, n - len, "%s%s=%s", i ? " " : "", key, flag ? val : "?");
     }
-    MPI_Info_free(&info);
 done:
+    if (info != MPI_INFO_NULL) {
+        const int rc = MPI_Info_free(&info);
+        if (rc != MPI_SUCCESS && st == GALE_OK)
+            st = gale_error_mpi(rc, "MPI_Info_free(&info)", __FILE__, __LINE__, __func__);
+    }
     GALE_H5_CLOSE(H5Pclose, fapl);
     return st;
 }

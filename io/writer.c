@@ -812,6 +812,13 @@ int gale_writer_create(gale_writer_t **wp, const gale_writer_opts_t *o, MPI_Comm
     return GALE_OK;
 }
 
+/* An MPI call of a cleanup without a status to return: a failure is reported. */
+#define MPI_REPORT(expr)                                                        \
+    do {                                                                        \
+        int gale_e_ = (expr);                                                   \
+        if (gale_e_ != MPI_SUCCESS) gale_error_mpi(gale_e_, #expr, __FILE__, __LINE__, __func__); \
+    } while (0)
+
 void gale_writer_free(gale_writer_t **wp)
 {
     gale_writer_t *w = *wp;
@@ -839,9 +846,9 @@ void gale_writer_free(gale_writer_t **wp)
     free(w->files);
     free(w->dir);
     free(w->config);
-    if (w->info != MPI_INFO_NULL) MPI_Info_free(&w->info);
-    if (w->gcomm != MPI_COMM_NULL) MPI_Comm_free(&w->gcomm);
-    if (w->comm != MPI_COMM_NULL) MPI_Comm_free(&w->comm);
+    if (w->info != MPI_INFO_NULL) MPI_REPORT(MPI_Info_free(&w->info));
+    if (w->gcomm != MPI_COMM_NULL) MPI_REPORT(MPI_Comm_free(&w->gcomm));
+    if (w->comm != MPI_COMM_NULL) MPI_REPORT(MPI_Comm_free(&w->comm));
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->cv_full);
     pthread_cond_destroy(&w->cv_free);

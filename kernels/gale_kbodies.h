@@ -148,8 +148,10 @@ static inline void gale_kb_rhs(const gale_kmesh_t *km, int c, const double *rest
                               const T *restrict x, const T *restrict y)                    \
     {                                                                                      \
         double s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;             \
-        if (wl) GALE_PSUM_LANES(GALE_PSUM_TERM_W);                                         \
-        else GALE_PSUM_LANES(GALE_PSUM_TERM);                                              \
+        if (wl)                                                                            \
+            GALE_PSUM_LANES(GALE_PSUM_TERM_W);                                             \
+        else                                                                               \
+            GALE_PSUM_LANES(GALE_PSUM_TERM);                                               \
         return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));                          \
     }
 GALE_KB_PSUM_DEFINE(gale_kb_psum_d, double)
@@ -215,27 +217,22 @@ static inline void gale_kb_rsum_vals(const double *restrict v, int n, int64_t *r
     for (int l = 0; l < GALE_RSUM_LANES; l++) *bad += (int64_t)nb[l];
 }
 
-/* One column's share of a reproducible sum: the column's own sum (above),
- * then its digits. The total is the exact sum of the column sums, whatever
- * the order in which columns are visited: bit-identical for any rank and
- * thread count and between builds, at the cost of one conversion per
- * column rather than per term. */
-static inline void gale_kb_rsum_col_d(int k0, int k1, double wc, const double *restrict wl,
-                                      const double *restrict x, const double *restrict y,
-                                      int64_t *restrict w, int64_t *restrict bad)
-{
-    gale_kb_rsum_term(gale_kb_psum_d(k0, k1, wc, wl, x, y), w, bad);
-}
-static inline void gale_kb_rsum_col_f(int k0, int k1, double wc, const double *restrict wl,
-                                      const float *restrict x, const float *restrict y,
-                                      int64_t *restrict w, int64_t *restrict bad)
-{
-    gale_kb_rsum_term(gale_kb_psum_f(k0, k1, wc, wl, x, y), w, bad);
-}
+/* The dot product's schedule (gale_k_dots: the column bodies, the grouping,
+ * the merge) is at the end of this file, after the carries. */
 
 /* ------------------------------------------------------------------ */
 /* solver operators, in double (suffix _d) and single (_f) precision  */
 /* ------------------------------------------------------------------ */
+
+/* The lanes [l0,l1) of tridiagonal batch b (columns b*GALE_LANES + lane)
+ * that lie in the column range [c0,c1). */
+static inline void gale_kb_batch_lanes(int b, int c0, int c1, int *restrict l0, int *restrict l1)
+{
+    const int L = GALE_LANES;
+    *l0 = c0 - b * L > 0 ? c0 - b * L : 0;
+    *l1 = c1 - b * L < L ? c1 - b * L : L;
+}
+
 #define GALE_R double
 #define GALE_FMA fma
 #define GALE_KB(name) name##_d
@@ -306,6 +303,27 @@ static inline double gale_kb_maxabs_col(const double *restrict xc, int k0, int k
     return mc;
 }
 
+/* gale_k_maxabs, one column c of x (column stride `stride`): folds its max
+ * |x| into *m and, when it holds a NaN or Inf, lowers *bc (the first bad
+ * column, INT_MAX while none) to c. Max and min are exact, so the launch
+ * layers' max/min reductions over these give the same bits in any order. */
+static inline void gale_kb_maxabs_acc(const double *restrict x, int c, int stride, int k0,
+                                      int k1, double *restrict m, int *restrict bc)
+{
+    int finite;
+    const double mc = gale_kb_maxabs_col(x + (size_t)c * stride, k0, k1, &finite);
+    if (mc > *m) *m = mc;
+    if (!finite && c < *bc) *bc = c;
+}
+
+/* The first level in [k0,k1) of column xc that is NaN or Inf, or -1. */
+static inline int gale_kb_maxabs_bad_lev(const double *restrict xc, int k0, int k1)
+{
+    for (int k = k0; k < k1; k++)
+        if (!isfinite(xc[k])) return k;
+    return -1;
+}
+
 /* Halo packing: message slot i (nlev values) <-> column idx[i] of a field
  * with column stride `stride`; a template over the element type. */
 #define GALE_KB_PACK_DEFINE(SUF, T)                                                        \
@@ -330,16 +348,21 @@ static inline double gale_kb_maxabs_col(const double *restrict xc, int k0, int k
 GALE_KB_PACK_DEFINE(d, double)
 GALE_KB_PACK_DEFINE(f, float)
 
-/* Carries the fixed-point digits of a reproducible sum into [-2^45, 2^45]
+/* Carries the fixed-point digits of a reproducible sum into [-2^45, 2^45)
  * (word 0 takes what is left), so that more of them can be added without
- * overflowing int64. */
+ * overflowing int64. The carry out of word j is floor((w_j + 2^45) / 2^46)
+ * (written without shifting a negative number), so words 1..7 end in the
+ * half-open range: every exact value has exactly ONE carried form, whatever
+ * words it was carried from (with a range closed at both ends, -2^45 and
+ * +2^45 would both be kept). Hence the carried words, and so the value, are
+ * a function of the exact sum alone (see the dot-product schedule below). */
 static inline void gale_kb_rsum_carry(int64_t *w)
 {
-    const int64_t half = (int64_t)1 << 45;
+    const int64_t half = (int64_t)1 << 45, base = (int64_t)1 << 46;
     for (int j = GALE_RSUM_WORDS - 1; j > 0; j--) {
-        int64_t v = w[j];
-        int64_t c = v >= 0 ? (v + half) >> 46 : -((-v + half) >> 46);
-        w[j] = v - c * ((int64_t)1 << 46);
+        const int64_t u = w[j] + half;
+        const int64_t c = u >= 0 ? u >> 46 : -((-u + base - 1) >> 46);
+        w[j] -= c * base;
         w[j - 1] += c;
     }
 }
@@ -350,6 +373,113 @@ static inline double gale_kb_rsum_value(const int64_t *w)
     double v = 0;
     for (int j = GALE_RSUM_WORDS - 1; j >= 0; j--) v += (double)w[j] * ldexp(1.0, 138 - 46 * j);
     return v;
+}
+
+/* ------------------------------------------------------------------ */
+/* the dot-product schedule (gale_k_dots), the same in both layers    */
+/* ------------------------------------------------------------------ */
+/* Both launch layers compute gale_k_dots with the functions below; a layer
+ * only chooses which of its threads runs which block or column. What is
+ * fixed, and why the result cannot depend on the layer, the device, the
+ * thread or team count or (after the integer MPI sum) the rank count:
+ *
+ * 1. A column's value: gale_kb_dot_col, the whole column summed by one
+ *    thread in the order written out in gale_kb_psum_* (eight chains, a fixed
+ *    tree, no contraction), so every layer and thread gets the same bits for
+ *    a column.
+ * 2. Its fixed-point digits: GALE_RSUM_DIGITS, exact. The device adds one
+ *    column's digits to int64 words (gale_kb_dot_col_digits, one device
+ *    thread per column); the CPU splits GALE_RSUM_LANES columns at once in
+ *    SIMD lanes (gale_kb_dot_block -> gale_kb_rsum_vals), whose double sums
+ *    of digits stay exact integers. Both add the same integers.
+ * 3. Grouping: columns [c0,c1) in chunks of GALE_DOT_CHUNK from c0, in
+ *    order (gale_kb_dot_chunk_end). Within a chunk digits are summed without
+ *    a carry, which cannot overflow: 2^16 columns x digits below 2^46 stay
+ *    below 2^62. The CPU cuts a chunk into blocks of GALE_RSUM_BATCH columns
+ *    (from c0, gale_kb_dot_block) for its threads; the device gives each
+ *    column a thread and reduces the words with an int64 reduction.
+ * 4. Merge: every partial (a CPU thread's share of a chunk, in thread order;
+ *    the device's whole chunk) goes into acc through gale_kb_dot_fold: carry,
+ *    add, carry. Integer addition is exact and associative, so the exact sum
+ *    in acc does not depend on the grouping in 2 and 3, and the carry
+ *    (gale_kb_rsum_carry) gives each exact sum one representation: acc's
+ *    words and bad count, hence the value gale_rsum_value makes of them, are
+ *    the same bits in both layers by construction, not only by test.
+ * 5. The plain sum (reproducible = 0): the same column values, each pair's
+ *    added in column order within a CPU block and a thread's blocks, folded
+ *    in thread order; on the device a floating-point reduction whose order
+ *    OpenMP leaves open, folded in chunk order. Floating-point addition is
+ *    not associative, so plain sums agree between layers (and between thread
+ *    counts) only to rounding; this is why reproducible sums exist. */
+#define GALE_DOT_CHUNK (1 << 16)
+
+/* The end of the chunk that starts at column cs of a range ending at c1. */
+static inline int gale_kb_dot_chunk_end(int cs, int c1)
+{
+    return c1 - cs > GALE_DOT_CHUNK ? cs + GALE_DOT_CHUNK : c1;
+}
+
+/* Blocks of GALE_RSUM_BATCH columns in the chunk [cs,ce). */
+static inline int gale_kb_dot_nblock(int cs, int ce)
+{
+    return (ce - cs + GALE_RSUM_BATCH - 1) / GALE_RSUM_BATCH;
+}
+
+/* One pair's value on column c: sum over levels [k0,k1) of
+ * (wc[c]*wl[k]*x[k])*y[k] in precision prec (a NULL weight is 1). */
+static inline double gale_kb_dot_col(int prec, int c, int stride, int k0, int k1, const void *x,
+                                     const void *y, const double *wc, const double *wl)
+{
+    const size_t o = (size_t)c * stride;
+    const double w = wc ? wc[c] : 1.0;
+    return prec == GALE_F64
+               ? gale_kb_psum_d(k0, k1, w, wl, (const double *)x + o, (const double *)y + o)
+               : gale_kb_psum_f(k0, k1, w, wl, (const float *)x + o, (const float *)y + o);
+}
+
+/* Column c's digits added to w, bad (one thread per column). */
+static inline void gale_kb_dot_col_digits(int prec, int c, int stride, int k0, int k1,
+                                          const void *x, const void *y, const double *wc,
+                                          const double *wl, int64_t *restrict w,
+                                          int64_t *restrict bad)
+{
+    gale_kb_rsum_term(gale_kb_dot_col(prec, c, stride, k0, k1, x, y, wc, wl), w, bad);
+}
+
+/* Block ib of the chunk [cs,ce) for one pair, added to part: the columns'
+ * values, then their digits (the split in SIMD lanes) or, for the plain sum,
+ * the values in column order. At most GALE_DOT_CHUNK / GALE_RSUM_BATCH blocks
+ * go into one partial between folds: each adds less than 2^52 to a word.
+ * Always inlined: left out of line (gcc 12 does, for its size), its column
+ * loop is compiled apart from the launch loop around it and no longer
+ * vectorises as it did written in the launch layer. */
+__attribute__((always_inline)) static inline void gale_kb_dot_block(int prec, int cs, int ce, int ib, int stride, int k0, int k1,
+                                     const void *x, const void *y, const double *wc,
+                                     const double *wl, int reproducible,
+                                     gale_rsum_t *restrict part)
+{
+    const int cb = cs + ib * GALE_RSUM_BATCH;
+    const int cend = cb + GALE_RSUM_BATCH < ce ? cb + GALE_RSUM_BATCH : ce;
+    double v[GALE_RSUM_BATCH];
+    for (int c = cb; c < cend; c++) v[c - cb] = gale_kb_dot_col(prec, c, stride, k0, k1, x, y, wc, wl);
+    int n = cend - cb;
+    if (reproducible) {
+        for (; n % GALE_RSUM_LANES; n++) v[n] = 0.0; /* zeros add nothing */
+        gale_kb_rsum_vals(v, n, part->w, &part->bad);
+    } else {
+        for (int i = 0; i < n; i++) part->plain += v[i];
+    }
+}
+
+/* Folds a partial (carried here; its words may hold up to 2^62) into acc,
+ * which is left carried (host only). */
+static inline void gale_kb_dot_fold(gale_rsum_t *restrict acc, gale_rsum_t *restrict part)
+{
+    gale_kb_rsum_carry(part->w);
+    for (int j = 0; j < GALE_RSUM_WORDS; j++) acc->w[j] += part->w[j];
+    acc->bad += part->bad;
+    acc->plain += part->plain;
+    gale_kb_rsum_carry(acc->w);
 }
 
 #endif

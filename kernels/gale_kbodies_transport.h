@@ -28,6 +28,23 @@ static inline double gale_kb_tr_ratio(double x, double y)
     return y != 0 ? x / (y != 0 ? y : 1.0) : 0.0;
 }
 
+/* gale_k_tr_minmax, one column c (levels [0,nl)) of x: folds its values into
+ * the running min *mn and max *mx, levels bottom-up (a NaN changes neither).
+ * Exact, so the layers' min/max reductions over columns agree in any order. */
+static inline void gale_kb_tr_minmax(int c, int nl, int stride, const double *restrict x,
+                                     double *restrict mn, double *restrict mx)
+{
+    const double *xc = x + (size_t)c * stride;
+    double a = *mn, b = *mx;
+    for (int k = 0; k < nl; k++) {
+        const double v = xc[k];
+        a = v < a ? v : a;
+        b = v > b ? v : b;
+    }
+    *mn = a;
+    *mx = b;
+}
+
 static inline void gale_kb_tr_faces(const gale_ktr_t *tr, int c, int nl, int stride,
                                     const double *restrict q, double *restrict qf)
 {

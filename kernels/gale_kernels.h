@@ -25,7 +25,7 @@ enum { GALE_F64 = 0, GALE_F32 = 1 };
 
 /* Everything the kernels read that does not change during a run: the local
  * connectivity, the geometry-derived coefficients and the Helmholtz operator
- * coefficients. Filled by the algorithm layer (src/model.c); the launch
+ * coefficients. Filled by the algorithm layer (src/model/model.c); the launch
  * layer owns its placement (the offload layer maps it to the device once). */
 typedef struct {
     int nlev;            /* layers */
@@ -76,7 +76,7 @@ typedef struct {
  * problem the user can fix (no device under OMP_TARGET_OFFLOAD=MANDATORY,
  * unified memory the device cannot use) writes the reason to msg and returns
  * GALE_ERR_INPUT without printing: the caller agrees on it across ranks
- * (solver/halo_glue.c, gale_offload_setup). */
+ * (psy/device.c, gale_psy_device_setup). */
 int gale_k_configure(const gale_kopts_t *o, gale_kdevice_t *dev, char *msg, size_t n);
 
 /* ---- life cycle ---- */
@@ -100,7 +100,7 @@ typedef struct {
 } gale_kxfer_t;
 void gale_k_transfers(gale_kxfer_t *x);
 
-/* ---- halo packing for halo/ plans (solver/halo_glue.c installs these as a
+/* ---- halo packing for halo/ plans (psy/psy.c installs these as a
  * plan's packer; the signatures match gale_pack_fn / gale_unpack_fn). attach
  * receives a plan's flattened index lists and host message buffers (ns and
  * nr columns of nlev values of elem bytes) and returns the buffers MPI must
@@ -164,7 +164,7 @@ typedef struct {
 void gale_rsum_zero(gale_rsum_t *s);
 void gale_rsum_add(gale_rsum_t *s, double x);            /* one term (host, scalar) */
 void gale_rsum_merge(gale_rsum_t *into, const gale_rsum_t *s);
-void gale_rsum_normalise(gale_rsum_t *s);                /* carry digits into [-2^45, 2^45] */
+void gale_rsum_normalise(gale_rsum_t *s);                /* carry digits into [-2^45, 2^45): one form per value */
 double gale_rsum_value(const gale_rsum_t *s);            /* after a global integer sum */
 
 /* acc[j] += sum over columns [c0,c1), levels [k0,k1) of (wc[col]*wl[lev]*x)*y

@@ -187,8 +187,8 @@ void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const v
         void *t = (char *)im->scratch + im->per_thread * (size_t)omp_get_thread_num();
 #pragma omp for schedule(static)
         for (int b = b0; b < b1; b++) {
-            int l0 = c0 - b * L > 0 ? c0 - b * L : 0;
-            int l1 = c1 - b * L < L ? c1 - b * L : L;
+            int l0, l1;
+            gale_kb_batch_lanes(b, c0, c1, &l0, &l1);
             if (prec == GALE_F64) gale_kb_tridiag_batch_d(km, b, l0, l1, r, z, t);
             else gale_kb_tridiag_batch_f(km, b, l0, l1, r, z, t);
         }
@@ -200,57 +200,33 @@ void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const v
 
 /* gale_rsum_* (host helpers): kernels/rsum.c */
 
+/* The schedule, shared with the offload layer and why it gives the same bits
+ * there: gale_kbodies.h, "the dot-product schedule". Here: per chunk, its
+ * blocks shared out among the threads (static), one partial per thread and
+ * pair, folded in thread order. */
 void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair,
                  const gale_dotpair_t *pairs, int reproducible, gale_rsum_t *acc)
 {
     TSTART;
-    const int nt = omp_get_max_threads(), B = GALE_RSUM_BATCH;
-    const int nbatch = (c1 - c0 + B - 1) / B;
+    const int nt = omp_get_max_threads();
     gale_rsum_t part[nt][npair];
+    for (int cs = c0, ce; cs < c1; cs = ce) {
+        ce = gale_kb_dot_chunk_end(cs, c1);
+        const int nblock = gale_kb_dot_nblock(cs, ce);
+        for (int t = 0; t < nt; t++)
+            for (int j = 0; j < npair; j++) gale_rsum_zero(&part[t][j]);
 #pragma omp parallel
-    {
-        const int t = omp_get_thread_num();
-        for (int j = 0; j < npair; j++) gale_rsum_zero(&part[t][j]);
-        double colsum[GALE_RSUM_BATCH];
-        long since = 0;
-        /* batches of columns: each column's sum, then the batch's digits */
+        {
+            const int t = omp_get_thread_num();
 #pragma omp for schedule(static)
-        for (int ib = 0; ib < nbatch; ib++) {
-            const int cb = c0 + ib * B, ce = cb + B < c1 ? cb + B : c1;
-            for (int j = 0; j < npair; j++) {
-                const gale_dotpair_t *q = &pairs[j];
-                gale_rsum_t *a = &part[t][j];
-                for (int c = cb; c < ce; c++) {
-                    const size_t o = (size_t)c * stride;
-                    const double wc = q->wc ? q->wc[c] : 1.0;
-                    colsum[c - cb] = prec == GALE_F64
-                        ? gale_kb_psum_d(k0, k1, wc, q->wl, (const double *)q->x + o, (const double *)q->y + o)
-                        : gale_kb_psum_f(k0, k1, wc, q->wl, (const float *)q->x + o, (const float *)q->y + o);
-                }
-                if (reproducible) {
-                    int n = ce - cb;
-                    for (; n % GALE_RSUM_LANES; n++) colsum[n] = 0.0;
-                    gale_kb_rsum_vals(colsum, n, a->w, &a->bad);
-                }
-                else
-                    for (int c = 0; c < ce - cb; c++) a->plain += colsum[c];
-            }
-            /* a batch adds less than 2^52 to a word: carry before 2^10 of them
-             * could overflow an int64 */
-            if (reproducible && ++since == 1 << 10) {
-                for (int j = 0; j < npair; j++) gale_rsum_normalise(&part[t][j]);
-                since = 0;
-            }
+            for (int ib = 0; ib < nblock; ib++)
+                for (int j = 0; j < npair; j++)
+                    gale_kb_dot_block(prec, cs, ce, ib, stride, k0, k1, pairs[j].x, pairs[j].y,
+                                      pairs[j].wc, pairs[j].wl, reproducible, &part[t][j]);
         }
+        for (int t = 0; t < nt; t++)
+            for (int j = 0; j < npair; j++) gale_kb_dot_fold(&acc[j], &part[t][j]);
     }
-    /* merged in thread order: the integer words do not care, and the plain
-     * sum is at least repeatable for a fixed thread count */
-    for (int t = 0; t < nt; t++)
-        for (int j = 0; j < npair; j++) {
-            gale_rsum_normalise(&part[t][j]);
-            gale_rsum_merge(&acc[j], &part[t][j]);
-        }
-    for (int j = 0; j < npair; j++) gale_rsum_normalise(&acc[j]);
     TSTOP(KT_DOT);
 }
 
@@ -261,22 +237,12 @@ double gale_k_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x
     double m = 0;
     int bc = INT_MAX;
 #pragma omp parallel for schedule(static) reduction(max : m) reduction(min : bc)
-    for (int c = c0; c < c1; c++) {
-        const double *xc = x + (size_t)c * stride;
-        int finite;
-        double mc = gale_kb_maxabs_col(xc, k0, k1, &finite);
-        if (mc > m) m = mc;
-        if (!finite && c < bc) bc = c;
-    }
+    for (int c = c0; c < c1; c++) gale_kb_maxabs_acc(x, c, stride, k0, k1, &m, &bc);
     *bad_col = -1;
     *bad_lev = -1;
     if (bc != INT_MAX) {
-        for (int k = k0; k < k1; k++)
-            if (!isfinite(x[(size_t)bc * stride + k])) {
-                *bad_col = bc;
-                *bad_lev = k;
-                break;
-            }
+        *bad_col = bc;
+        *bad_lev = gale_kb_maxabs_bad_lev(x + (size_t)bc * stride, k0, k1);
         m = NAN;
     }
     TSTOP(KT_CHECK);

@@ -72,12 +72,7 @@ void gale_k_tr_minmax(int c0, int c1, int nl, int stride, const double *x, doubl
 {
     double a = INFINITY, b = -INFINITY;
 #pragma omp parallel for schedule(static) reduction(min : a) reduction(max : b)
-    for (int c = c0; c < c1; c++)
-        for (int k = 0; k < nl; k++) {
-            double v = x[(size_t)c * stride + k];
-            a = v < a ? v : a;
-            b = v > b ? v : b;
-        }
+    for (int c = c0; c < c1; c++) gale_kb_tr_minmax(c, nl, stride, x, &a, &b);
     *mn = a;
     *mx = b;
 }

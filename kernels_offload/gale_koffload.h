@@ -15,17 +15,29 @@
 #define GALE_SIMD _Pragma("omp simd")
 #endif
 
+/* A broken invariant inside a void launch function (a bug in gale, so the
+ * job aborts): prints "gale: error [rank r] file:line (func): what (host
+ * address p)" through the base layer's gale_error_raise, with the location
+ * of the CALLER (as PETSc's PetscCallAbort), then aborts. */
+__attribute__((noreturn)) void gale_kfatal_at(const char *file, int line, const char *func,
+                                              const char *what, const void *p);
+#define GALE_KFATAL(what, p) gale_kfatal_at(__FILE__, __LINE__, __func__, (what), (p))
+
 /* The OpenMP device the kernels run on: device(gale_koff_dev()) on every
  * target construct. */
 int gale_koff_dev(void);
 /* The address a kernel uses for a host array that is a registered field or
  * was mapped (pass it with is_device_ptr): its device copy in discrete
- * memory, the host address itself in unified memory. NULL stays NULL. */
-void *gale_koff_ptr(const void *host);
+ * memory, the host address itself in unified memory. NULL stays NULL. An
+ * array that is not on the device is a fatal error reported at the call. */
+void *gale_koff_ptr_at(const void *host, const char *file, int line, const char *func);
+#define gale_koff_ptr(host) gale_koff_ptr_at((host), __FILE__, __LINE__, __func__)
 /* Copies a read-only host array to the device (counted as set-up data), or
  * nothing in unified memory; gale_koff_unmap before its owner frees it.
  * Arrays mapped here and not unmapped are unmapped by gale_k_finalize. */
-void gale_koff_map(const void *host, size_t bytes);
+void gale_koff_map_at(const void *host, size_t bytes, const char *file, int line,
+                      const char *func);
+#define gale_koff_map(host, bytes) gale_koff_map_at((host), (bytes), __FILE__, __LINE__, __func__)
 void gale_koff_unmap(const void *host);
 /* Bytes of reduction results a sibling's target regions moved. */
 void gale_koff_count_small(double h2d, double d2h);

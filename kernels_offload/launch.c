@@ -70,38 +70,51 @@ static int kt[KT_N]; /* kernel timers (gale_ktimers.h) */
 
 const char *gale_k_name(void) { return "offload-" GALE_OFFLOAD_TARGET; }
 
-/* A broken invariant inside a void launch function: a bug in gale. */
-__attribute__((noreturn)) static void fatal(const char *what, const void *p)
+/* GALE_KFATAL (gale_koffload.h): a bug in gale, reported at the caller. */
+void gale_kfatal_at(const char *file, int line, const char *func, const char *what,
+                    const void *p)
 {
-    gale_error_raise(GALE_ERR_INTERNAL, __FILE__, __LINE__, "offload", "%s (host address %p)",
-                     what, p);
+    gale_error_raise(GALE_ERR_INTERNAL, file, line, func, "%s (host address %p)", what, p);
     abort();
 }
 
+/* The helpers below take their caller's location (the launch function that
+ * passed the array), so that a fatal error names it: each is called through
+ * a macro of its own name. */
+#define GALE_KAT const char *file, int line, const char *func
+#define GALE_KHERE __FILE__, __LINE__, __func__
+
 /* The address a kernel uses for host array p (see the top of the file). */
-static void *dptr(const void *p)
+static void *dptr_at(const void *p, GALE_KAT)
 {
     if (!p || g.unified) return (void *)p;
     void *d = omp_get_mapped_ptr(p, g.dev);
-    if (!d) fatal("an array passed to a kernel is not on the device (a field not registered?)", p);
+    if (!d)
+        gale_kfatal_at(file, line, func,
+                       "an array passed to a kernel is not on the device (a field not registered?)", p);
     return d;
 }
+#define dptr(p) dptr_at((p), GALE_KHERE)
 
-static void map_to(const void *p, size_t bytes)
+static void map_to_at(const void *p, size_t bytes, GALE_KAT)
 {
     if (!p || !bytes || g.unified) return;
-    if (nmaps == MAXMAP) fatal("too many read-only arrays mapped", p);
+    if (nmaps == MAXMAP) gale_kfatal_at(file, line, func, "too many read-only arrays mapped", p);
     const char *c = p;
 #pragma omp target enter data map(to : c[0 : bytes]) device(g.dev)
     maps[nmaps].p = p;
     maps[nmaps++].bytes = bytes;
     g.x.const_h2d += (double)bytes;
 }
+#define map_to(p, bytes) map_to_at((p), (bytes), GALE_KHERE)
 
 /* ---- shared with the other launch files of this folder (gale_koffload.h) ---- */
 int gale_koff_dev(void) { return g.dev; }
-void *gale_koff_ptr(const void *host) { return dptr(host); }
-void gale_koff_map(const void *host, size_t bytes) { map_to(host, bytes); }
+void *gale_koff_ptr_at(const void *host, GALE_KAT) { return dptr_at(host, file, line, func); }
+void gale_koff_map_at(const void *host, size_t bytes, GALE_KAT)
+{
+    map_to_at(host, bytes, file, line, func);
+}
 void gale_koff_count_small(double h2d, double d2h)
 {
     g.x.small_h2d += h2d;
@@ -121,14 +134,15 @@ void gale_koff_unmap(const void *host)
 }
 
 /* A dot weight of n doubles: copied when first seen (it must not change). */
-static const double *dweight(const double *w, size_t n)
+static const double *dweight_at(const double *w, size_t n, GALE_KAT)
 {
     if (!w || g.unified || !n) return w;
-    if (!omp_target_is_present(w, g.dev)) map_to(w, n * sizeof *w);
+    if (!omp_target_is_present(w, g.dev)) map_to_at(w, n * sizeof *w, file, line, func);
     else if (!omp_target_is_present(w + n - 1, g.dev))
-        fatal("a dot weight is longer than its device copy", w);
-    return dptr(w);
+        gale_kfatal_at(file, line, func, "a dot weight is longer than its device copy", w);
+    return dptr_at(w, file, line, func);
 }
+#define dweight(w, n) dweight_at((w), (n), GALE_KHERE)
 
 /* ---- device choice ---- */
 
@@ -539,8 +553,8 @@ void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const v
     void *dz = dptr(z), *pool = ((off_impl_t *)km->impl)->scratch;
 #pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dr, dz, pool)
     for (int b = b0; b < b1; b++) {
-        int l0 = c0 - b * L > 0 ? c0 - b * L : 0;
-        int l1 = c1 - b * L < L ? c1 - b * L : L;
+        int l0, l1;
+        gale_kb_batch_lanes(b, c0, c1, &l0, &l1);
         if (prec == GALE_F64) gale_kb_tridiag_batch_d(kd, b, l0, l1, dr, dz, (double *)pool + b * per);
         else gale_kb_tridiag_batch_f(kd, b, l0, l1, dr, dz, (float *)pool + b * per);
     }
@@ -551,13 +565,10 @@ void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const v
 
 /* gale_rsum_* (host helpers): kernels/rsum.c */
 
-/* Each column's digits are carried into [-2^45, 2^45] before they enter the
- * int64 reduction, so 2^17 columns per launch cannot overflow a word (word
- * 0, the top, is bounded by the sum's range as on the CPU). Integer sums are
- * exact, hence the same bits for any launch geometry, thread count or
- * device, and equal to the CPU layer's. */
-#define DOT_CHUNK (1 << 16) /* columns whose digits (< 2^46 each) an int64 holds */
-
+/* The schedule, shared with the CPU layer and why it gives the same bits
+ * there: gale_kbodies.h, "the dot-product schedule". Here: per pair and
+ * chunk, one device thread per column and an int64 (or, plain, a double)
+ * reduction of the chunk, folded on the host. */
 void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair,
                  const gale_dotpair_t *pairs, int reproducible, gale_rsum_t *acc)
 {
@@ -567,48 +578,34 @@ void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair
         const void *dx = dptr(pairs[j].x), *dy = dptr(pairs[j].y);
         const double *dwc = dweight(pairs[j].wc, (size_t)c1);
         const double *dwl = dweight(pairs[j].wl, (size_t)k1);
-        for (int cs = c0; cs < c1; cs += DOT_CHUNK) {
-            const int ce = c1 - cs > DOT_CHUNK ? cs + DOT_CHUNK : c1;
+        for (int cs = c0, ce; cs < c1; cs = ce) {
+            ce = gale_kb_dot_chunk_end(cs, c1);
+            gale_rsum_t part = {{0}, 0, 0.0};
             if (reproducible) {
                 int64_t w0 = 0, w1 = 0, w2 = 0, w3 = 0, w4 = 0, w5 = 0, w6 = 0, w7 = 0, nb = 0;
 #pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(dx, dy, dwc, dwl) \
     reduction(+ : w0, w1, w2, w3, w4, w5, w6, w7, nb)
                 for (int c = cs; c < ce; c++) {
                     int64_t w[GALE_RSUM_WORDS] = {0}, bad = 0;
-                    const double wc = dwc ? dwc[c] : 1.0;
-                    const size_t o = (size_t)c * stride;
-                    if (prec == GALE_F64)
-                        gale_kb_rsum_col_d(k0, k1, wc, dwl, (const double *)dx + o,
-                                           (const double *)dy + o, w, &bad);
-                    else
-                        gale_kb_rsum_col_f(k0, k1, wc, dwl, (const float *)dx + o,
-                                           (const float *)dy + o, w, &bad);
+                    gale_kb_dot_col_digits(prec, c, stride, k0, k1, dx, dy, dwc, dwl, w, &bad);
                     w0 += w[0], w1 += w[1], w2 += w[2], w3 += w[3];
                     w4 += w[4], w5 += w[5], w6 += w[6], w7 += w[7];
                     nb += bad;
                 }
-                gale_rsum_t part = {{w0, w1, w2, w3, w4, w5, w6, w7}, nb, 0};
-                gale_kb_rsum_carry(part.w);
-                gale_rsum_merge(&acc[j], &part);
-                gale_kb_rsum_carry(acc[j].w);
+                part = (gale_rsum_t){{w0, w1, w2, w3, w4, w5, w6, w7}, nb, 0.0};
                 g.x.small_h2d += 9 * sizeof(int64_t);
                 g.x.small_d2h += 9 * sizeof(int64_t);
             } else {
                 double s = 0;
 #pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(dx, dy, dwc, dwl) \
     reduction(+ : s)
-                for (int c = cs; c < ce; c++) {
-                    const double wc = dwc ? dwc[c] : 1.0;
-                    const size_t o = (size_t)c * stride;
-                    s += prec == GALE_F64 ? gale_kb_psum_d(k0, k1, wc, dwl, (const double *)dx + o,
-                                                           (const double *)dy + o)
-                                          : gale_kb_psum_f(k0, k1, wc, dwl, (const float *)dx + o,
-                                                           (const float *)dy + o);
-                }
-                acc[j].plain += s;
+                for (int c = cs; c < ce; c++)
+                    s += gale_kb_dot_col(prec, c, stride, k0, k1, dx, dy, dwc, dwl);
+                part.plain = s;
                 g.x.small_h2d += sizeof s;
                 g.x.small_d2h += sizeof s;
             }
+            gale_kb_dot_fold(&acc[j], &part);
         }
     }
     TSTOP(KT_DOT);
@@ -626,22 +623,13 @@ double gale_k_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x
     int bc = INT_MAX;
 #pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(dx) \
     reduction(max : m) reduction(min : bc)
-    for (int c = c0; c < c1; c++) {
-        int finite;
-        double mc = gale_kb_maxabs_col(dx + (size_t)c * stride, k0, k1, &finite);
-        if (mc > m) m = mc;
-        if (!finite && c < bc) bc = c;
-    }
+    for (int c = c0; c < c1; c++) gale_kb_maxabs_acc(dx, c, stride, k0, k1, &m, &bc);
     g.x.small_h2d += sizeof m + sizeof bc;
     g.x.small_d2h += sizeof m + sizeof bc;
     if (bc != INT_MAX) { /* rare: find the level on the device */
         int lev = -1;
 #pragma omp target device(g.dev) is_device_ptr(dx) map(tofrom : lev)
-        for (int k = k0; k < k1; k++)
-            if (!isfinite(dx[(size_t)bc * stride + k])) {
-                lev = k;
-                break;
-            }
+        lev = gale_kb_maxabs_bad_lev(dx + (size_t)bc * stride, k0, k1);
         g.x.small_h2d += sizeof lev;
         g.x.small_d2h += sizeof lev;
         *bad_col = bc;
@@ -718,7 +706,8 @@ void gale_k_halo_pack(void *ctx, const void *field, int stride, int elem, int nl
     }
     if (kh->staged) {
         size_t b = (size_t)n * nlev * elem;
-        if (omp_target_memcpy(buf, db, b, 0, 0, g.host, g.dev)) fatal("halo copy to host failed", buf);
+        if (omp_target_memcpy(buf, db, b, 0, 0, g.host, g.dev))
+            GALE_KFATAL("halo copy to host failed", buf);
         g.x.halo_d2h += (double)b;
     }
 }
@@ -733,7 +722,7 @@ void gale_k_halo_unpack(void *ctx, void *field, int stride, int elem, int nlev, 
     if (kh->staged) {
         size_t b = (size_t)n * nlev * elem;
         if (omp_target_memcpy(kh->rbuf, buf, b, 0, 0, g.dev, g.host))
-            fatal("halo copy to the device failed", buf);
+            GALE_KFATAL("halo copy to the device failed", buf);
         g.x.halo_h2d += (double)b;
     }
     if (elem == 8) {

@@ -164,12 +164,7 @@ void gale_k_tr_minmax(int c0, int c1, int nl, int stride, const double *x, doubl
         const double *dx = gale_koff_ptr(x);
 #pragma omp target teams distribute parallel for device(gale_koff_dev()) is_device_ptr(dx) \
     reduction(min : a) reduction(max : b) map(tofrom : a, b)
-        for (int c = c0; c < c1; c++)
-            for (int k = 0; k < nl; k++) {
-                double v = dx[(size_t)c * stride + k];
-                a = v < a ? v : a;
-                b = v > b ? v : b;
-            }
+        for (int c = c0; c < c1; c++) gale_kb_tr_minmax(c, nl, stride, dx, &a, &b);
         gale_koff_count_small(2 * sizeof(double), 2 * sizeof(double));
     }
     *mn = a;

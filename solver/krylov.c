@@ -3,16 +3,13 @@
  * each with the none / diagonal / tridiagonal preconditioners, in double or
  * single precision.
  *
- * Halo strategy. Every vector carries the depth to which its halo is valid
- * (gale_field_t.halo_valid). The operator needs its input valid to depth 1;
- * when it is not, the input is exchanged (to the plan's depth), overlapped
- * with the operator on inner cells when [halo] overlap is on. With
- * [halo] redundant_computation every kernel computes as far into the halo as
- * its inputs are valid, so values decay one depth per operator application
- * instead of being exchanged; cg then exchanges p and r together once every
- * `depth` iterations. Halo values are computed by the same bodies from the
- * same inputs as the owner's, so the answers are bit-identical either way.
- * Dot products cover owned cells only. */
+ * Every vector operation is a PSy-layer launch (psy/), which owns halos:
+ * the operator's input is exchanged only when stale. With
+ * [halo] redundant_computation the vector operations compute as far into the
+ * halo as their inputs are valid, so values decay one depth per operator
+ * application instead of being exchanged; cg then has r exchanged with p
+ * (the `also` of gale_psy_helmholtz) once every `depth` iterations. Dot
+ * products cover owned cells only. */
 #include "gale_solver.h"
 
 #include "gale_base.h"
@@ -22,17 +19,12 @@
 #include <string.h>
 
 #define MAXV 40   /* work vectors: gcr(16) needs 2*16 + 3 */
-#define MAXX 3    /* vectors exchanged together */
 
 struct gale_solver {
     gale_solver_opts_t o;
-    MPI_Comm comm;
-    const gale_local_t *lm;
-    const gale_kmesh_t *km;
+    gale_psy_t *psy;
     gale_gsum_t *gs;
     int prec;                 /* GALE_F64 / GALE_F32 */
-    int hdepth;               /* exchange depth */
-    gale_halo_t *halo[MAXX];  /* plans of the working precision */
     int nv;
     gale_field_t v[MAXV];
     gale_field_t bs, xs;      /* working-precision copies in single precision */
@@ -58,64 +50,17 @@ const char *gale_solver_pc_name(int pc)
 /* ---- vector helpers ---- */
 
 static int imin(int a, int b) { return a < b ? a : b; }
-static int valid_depth(const S *s, int v) { return s->o.redundant ? v : 0; }
 
 /* out = a x + b y */
-static void lin(S *s, gale_field_t *out, double a, const gale_field_t *x, double b,
-                const gale_field_t *y)
-{
-    int v = valid_depth(s, imin(x->halo_valid, y->halo_valid));
-    gale_k_axpby(s->prec, 0, s->lm->ncell[v], s->km->sc, a, x->data, b, y->data, out->data);
-    out->halo_valid = v;
-}
+#define lin(s, out, a, x, b, y) GALE_CALL(gale_psy_axpby((s)->psy, out, a, x, b, y))
+#define copy(s, out, x) GALE_CALL(gale_psy_copy((s)->psy, out, x))
+/* z = M^-1 r */
+#define precond(s, r, z) GALE_CALL(gale_psy_precond((s)->psy, (s)->o.preconditioner, r, z))
 
-static void copy(S *s, gale_field_t *out, const gale_field_t *x)
-{
-    int v = valid_depth(s, x->halo_valid);
-    gale_k_copy(s->prec, 0, s->lm->ncell[v], s->km->sc, x->data, out->data);
-    out->halo_valid = v;
-}
-
-/* z = M^-1 r; column-local, so as far into the halo as r is valid */
-static void precond(S *s, const gale_field_t *r, gale_field_t *z)
-{
-    int v = valid_depth(s, r->halo_valid), c1 = s->lm->ncell[v];
-    switch (s->o.preconditioner) {
-    case GALE_PC_DIAGONAL: gale_k_pc_diag(s->km, s->prec, 0, c1, r->data, z->data); break;
-    case GALE_PC_TRIDIAGONAL: gale_k_pc_tridiag(s->km, s->prec, 0, c1, r->data, z->data); break;
-    default: gale_k_copy(s->prec, 0, c1, s->km->sc, r->data, z->data); break;
-    }
-    z->halo_valid = v;
-}
-
-/* y = A x. When x's halo is stale it is exchanged, together with the
- * companions (vectors that redundant computation will need in the halo). */
+/* y = A x; comp: a vector that redundant computation will need in the halo */
 static int apply(S *s, gale_field_t *x, gale_field_t *y, gale_field_t *comp)
 {
-    const gale_local_t *lm = s->lm;
-    if (x->halo_valid >= 1) {
-        int v = valid_depth(s, x->halo_valid - 1);
-        gale_k_helmholtz(s->km, s->prec, 0, lm->ncell[v], x->data, y->data);
-        y->halo_valid = v;
-        return GALE_OK;
-    }
-    gale_field_t *ex[MAXX] = {x};
-    int nx = 1;
-    if (comp && s->hdepth >= 2 && comp->halo_valid < s->hdepth) ex[nx++] = comp;
-    for (int i = 0; i < nx; i++) GALE_CALL(gale_halo_begin(s->halo[i], ex[i]->data));
-    int v = valid_depth(s, s->hdepth - 1), split = 0;
-    if (s->o.overlap) {
-        split = lm->ncell_inner;
-        gale_k_helmholtz(s->km, s->prec, 0, split, x->data, y->data);
-    }
-    for (int i = 0; i < nx; i++) {
-        GALE_CALL(gale_halo_end(s->halo[i], ex[i]->data));
-        ex[i]->halo_valid = s->hdepth;
-    }
-    /* on one rank the interior is every column: no empty launch */
-    if (split < lm->ncell[v]) gale_k_helmholtz(s->km, s->prec, split, lm->ncell[v], x->data, y->data);
-    y->halo_valid = v;
-    return GALE_OK;
+    return gale_psy_helmholtz(s->psy, x, y, comp);
 }
 
 int gale_solver_apply(gale_solver_t *s, gale_field_t *x, gale_field_t *y)
@@ -129,16 +74,11 @@ int gale_solver_apply(gale_solver_t *s, gale_field_t *x, gale_field_t *y)
 static int dots(S *s, int n, gale_field_t *const *a, gale_field_t *const *b, double *out)
 {
     for (int i0 = 0; i0 < n; i0 += GALE_GSUM_MAX) {
-        int m = imin(n - i0, GALE_GSUM_MAX);
-        gale_dotpair_t pr[GALE_GSUM_MAX];
-        gale_rsum_t acc[GALE_GSUM_MAX];
-        for (int i = 0; i < m; i++) {
-            pr[i] = (gale_dotpair_t){a[i0 + i]->data, b[i0 + i]->data, NULL, NULL};
-            gale_rsum_zero(&acc[i]);
-        }
-        gale_k_dots(s->prec, 0, s->lm->ncell[0], s->km->sc, 0, s->km->nlev, m, pr,
-                    s->gs->reproducible, acc);
-        GALE_CALL(gale_gsum(s->gs, m, acc, out + i0));
+        gale_psy_sum_t sum;
+        gale_psy_sum_init(&sum);
+        for (int i = i0; i < imin(n, i0 + GALE_GSUM_MAX); i++)
+            gale_psy_sum_dot(&sum, a[i], b[i], NULL, NULL);
+        GALE_CALL(gale_psy_sum(s->gs, &sum, out + i0));
     }
     return GALE_OK;
 }
@@ -236,21 +176,17 @@ static int pipecg(S *s, gale_field_t *b, gale_field_t *x, int *ok)
             replace = 0;
             fresh = 1;
         }
-        gale_rsum_t acc[4];
-        gale_dotpair_t pr[4] = {{r->data, u->data, NULL, NULL},
-                                {w->data, u->data, NULL, NULL},
-                                {r->data, r->data, NULL, NULL},
-                                {b->data, b->data, NULL, NULL}};
-        int nd = it == 0 ? 4 : 3;
-        for (int i = 0; i < nd; i++) gale_rsum_zero(&acc[i]);
-        gale_k_dots(s->prec, 0, s->lm->ncell[0], s->km->sc, 0, s->km->nlev, nd, pr,
-                    s->gs->reproducible, acc);
-        gale_gsum_req_t req;
-        GALE_CALL(gale_gsum_start(s->gs, nd, acc, &req));
+        gale_psy_sum_t sum;
+        gale_psy_sum_init(&sum);
+        gale_psy_sum_dot(&sum, r, u, NULL, NULL);
+        gale_psy_sum_dot(&sum, w, u, NULL, NULL);
+        gale_psy_sum_dot(&sum, r, r, NULL, NULL);
+        if (it == 0) gale_psy_sum_dot(&sum, b, b, NULL, NULL);
+        GALE_CALL(gale_psy_sum_start(s->gs, &sum));
         precond(s, w, m);
         GALE_CALL(apply(s, m, n, NULL));
         double d[4];
-        GALE_CALL(gale_gsum_finish(s->gs, &req, d));
+        GALE_CALL(gale_psy_sum_finish(s->gs, &sum, d));
         if (it == 0) bnorm = sqrt(d[3]);
         if (converged(s, it, sqrt(d[2]), bnorm)) {
             if (fresh) {
@@ -384,38 +320,29 @@ static int nvectors(const gale_solver_opts_t *o)
     }
 }
 
-int gale_solver_create(gale_solver_t **out, const gale_solver_opts_t *o, MPI_Comm comm,
-                       const gale_local_t *lm, const gale_kmesh_t *km, gale_gsum_t *gs)
+int gale_solver_create(gale_solver_t **out, const gale_solver_opts_t *o, gale_psy_t *psy,
+                       gale_gsum_t *gs)
 {
     S *s = NULL;
     *out = NULL;
     GALE_ALLOC(s, 1);
     s->o = *o;
-    s->comm = comm;
-    s->lm = lm;
-    s->km = km;
+    s->psy = psy;
     s->gs = gs;
     s->prec = o->precision == GALE_PREC_SINGLE ? GALE_F32 : GALE_F64;
-    s->hdepth = o->redundant ? o->halo_depth : 1;
     if (o->method == GALE_KRYLOV_GCR && (o->gcr_restart < 1 || o->gcr_restart > 16))
         GALE_ERROR(GALE_ERR_INPUT, "[solver] gcr_restart = %d: must be between 1 and 16",
                    o->gcr_restart);
-    const int elem = s->prec == GALE_F64 ? 8 : 4;
-    for (int i = 0; i < MAXX; i++)
-        GALE_CALL(gale_halo_create_k(&s->halo[i], lm, comm, GALE_LOC_CELL, km->nlev, km->sc,
-                                     elem, s->hdepth));
+    const int elem = s->prec == GALE_F64 ? 8 : 4, nl = gale_psy_kmesh(psy)->nlev;
     s->nv = nvectors(o);
     for (int i = 0; i < s->nv; i++) {
         char name[24];
         snprintf(name, sizeof name, "krylov%d", i);
-        GALE_CALL(gale_field_create(&s->v[i], name, GALE_LOC_CELL, km->nlev, elem, lm));
-        GALE_CALL(gale_k_field_register(&s->v[i]));
+        GALE_CALL(gale_psy_field_create(psy, &s->v[i], name, GALE_LOC_CELL, nl, elem));
     }
     if (s->prec == GALE_F32) {
-        GALE_CALL(gale_field_create(&s->bs, "rhs_single", GALE_LOC_CELL, km->nlev, 4, lm));
-        GALE_CALL(gale_field_create(&s->xs, "x_single", GALE_LOC_CELL, km->nlev, 4, lm));
-        GALE_CALL(gale_k_field_register(&s->bs));
-        GALE_CALL(gale_k_field_register(&s->xs));
+        GALE_CALL(gale_psy_field_create(psy, &s->bs, "rhs_single", GALE_LOC_CELL, nl, 4));
+        GALE_CALL(gale_psy_field_create(psy, &s->xs, "x_single", GALE_LOC_CELL, nl, 4));
     }
     GALE_ALLOC(s->hist, o->max_iterations + 2);
     s->st.converged = 1;
@@ -427,16 +354,10 @@ void gale_solver_destroy(gale_solver_t **ps)
 {
     S *s = *ps;
     if (!s) return;
-    for (int i = 0; i < MAXX; i++) gale_halo_destroy(&s->halo[i]);
-    for (int i = 0; i < s->nv; i++) {
-        gale_k_field_release(&s->v[i]);
-        gale_field_free(&s->v[i]);
-    }
+    for (int i = 0; i < s->nv; i++) gale_psy_field_free(&s->v[i]);
     if (s->prec == GALE_F32) {
-        gale_k_field_release(&s->bs);
-        gale_k_field_release(&s->xs);
-        gale_field_free(&s->bs);
-        gale_field_free(&s->xs);
+        gale_psy_field_free(&s->bs);
+        gale_psy_field_free(&s->xs);
     }
     gale_free(s->hist);
     gale_free(s);
@@ -451,11 +372,8 @@ int gale_solver_solve(gale_solver_t *s, gale_field_t *b, gale_field_t *x)
         /* solve in single precision; x comes back through a conversion */
         bw = &s->bs;
         xw = &s->xs;
-        int vb = valid_depth(s, b->halo_valid), vx = valid_depth(s, x->halo_valid);
-        gale_k_convert(GALE_F64, b->data, GALE_F32, bw->data, 0, s->lm->ncell[vb], s->km->sc);
-        gale_k_convert(GALE_F64, x->data, GALE_F32, xw->data, 0, s->lm->ncell[vx], s->km->sc);
-        bw->halo_valid = vb;
-        xw->halo_valid = vx;
+        GALE_CALL(gale_psy_convert(s->psy, bw, b));
+        GALE_CALL(gale_psy_convert(s->psy, xw, x));
     }
     s->nhist = 0;
     int ok = 0;
@@ -466,11 +384,7 @@ int gale_solver_solve(gale_solver_t *s, gale_field_t *b, gale_field_t *x)
     case GALE_KRYLOV_GCR: GALE_CALL(gcr(s, bw, xw, &ok)); break;
     default: GALE_ERROR(GALE_ERR_INTERNAL, "unknown solver method %d", s->o.method);
     }
-    if (s->prec == GALE_F32) {
-        int v = valid_depth(s, xw->halo_valid);
-        gale_k_convert(GALE_F32, xw->data, GALE_F64, x->data, 0, s->lm->ncell[v], s->km->sc);
-        x->halo_valid = v;
-    }
+    if (s->prec == GALE_F32) GALE_CALL(gale_psy_convert(s->psy, x, xw));
     s->st.solves++;
     s->st.iterations += s->st.last_iterations;
     s->st.global_sums += s->gs->count - sums0;

@@ -31,22 +31,20 @@ static double val(int64_t gid, int k, uint64_t seed)
  * across ranks included, where a halo or sign error would show. */
 static void fill(gale_model_t *m, gale_field_t *f, uint64_t seed, int parity)
 {
-    for (int c = 0; c < m->lm.ncell[0]; c++)
+    for (int c = 0; c < gale_psy_owned(m->psy, GALE_LOC_CELL); c++)
         for (int k = 0; k < f->nlev; k++)
             gale_fd(f)[(size_t)c * f->stride + k] =
                 m->lm.cell_gid[c] % 2 == parity ? val(m->lm.cell_gid[c], k, seed) : 0;
-    f->halo_valid = 0;
-    gale_k_field_to_device(f);
+    gale_psy_host_wrote(m->psy, f, 0); /* owned only: the apply must exchange */
 }
 
 static double dot(gale_model_t *m, const gale_field_t *a, const gale_field_t *b)
 {
-    gale_dotpair_t pr = {a->data, b->data, NULL, NULL};
-    gale_rsum_t acc;
-    gale_rsum_zero(&acc);
-    gale_k_dots(GALE_F64, 0, m->lm.ncell[0], a->stride, 0, a->nlev, 1, &pr, 1, &acc);
+    gale_psy_sum_t s;
+    gale_psy_sum_init(&s);
+    gale_psy_sum_dot(&s, a, b, NULL, NULL);
     double out = NAN;
-    if (gale_gsum(&m->gsum_diag, 1, &acc, &out) != GALE_OK) return NAN;
+    if (gale_psy_sum(&m->gsum_diag, &s, &out) != GALE_OK) return NAN;
     return out;
 }
 

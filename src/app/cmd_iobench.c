@@ -8,6 +8,7 @@
  * writes CSV and JSON. */
 #include "gale_app.h"
 #include "gale_base.h"
+#include "gale_base_mpi.h"
 #include "gale_iobench.h"
 #include "gale_report.h"
 
@@ -585,6 +586,7 @@ static int iobench(const args_t *a, MPI_Comm comm, int rank, int ranks)
     return st == GALE_OK ? GALE_OK : GALE_ERR_IO;
 }
 
+/* MPI up, with errors returned (not fatal) on MPI_COMM_WORLD. */
 int gale_cmd_iobench(int argc, char **argv)
 {
     args_t a;
@@ -599,14 +601,10 @@ int gale_cmd_iobench(int argc, char **argv)
         return 0;
     }
     if (pa == 2) return 2;
-    int provided, rank, ranks;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    gale_log_setup(rank, GALE_LOG_INFO);
+    int rank = 0, ranks = 1;
+    int st = gale_mpi_start(&argc, &argv, MPI_THREAD_FUNNELED, &rank, &ranks);
+    if (st != GALE_OK) return st; /* MPI is not usable: nothing to finalize */
     quiet = rank != 0;
-    int st = iobench(&a, MPI_COMM_WORLD, rank, ranks);
-    MPI_Finalize();
-    return st;
+    /* every failure of the benchmark is agreed between ranks */
+    return gale_mpi_finish(iobench(&a, MPI_COMM_WORLD, rank, ranks), 1);
 }

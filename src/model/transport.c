@@ -71,8 +71,8 @@ static int pair_cmp(const void *a, const void *b)
 static int build_stencils(gale_transport_t *t, gale_model_t *m)
 {
     const gale_local_t *lm = &m->lm;
-    const int nc = lm->ncell[lm->depth], nrec = lm->ncell[lm->depth - 1];
-    const int ne = lm->nedge[lm->depth], NB = GALE_TR_NB;
+    const int nc = gale_psy_local(m->psy, GALE_LOC_CELL), nrec = gale_psy_stencil_cells(m->psy);
+    const int ne = gale_psy_local(m->psy, GALE_LOC_EDGE), NB = GALE_TR_NB;
     GALE_ALLOC(t->nb, (size_t)NB * nc);
     GALE_ALLOC(t->rc, (size_t)4 * NB * nc);
     GALE_ALLOC(t->eside, 2 * (size_t)ne);
@@ -172,7 +172,7 @@ static int t_wind = -1; /* timer of the time-dependent analytic wind (DCMIP 1-1)
  * the end vertices for the stream function. */
 static int build_edge_geometry(gale_transport_t *t, gale_model_t *m)
 {
-    const int ne = m->lm.nedge[m->lm.depth];
+    const int ne = gale_psy_local(m->psy, GALE_LOC_EDGE);
     GALE_ALLOC(t->emid_lon, ne);
     GALE_ALLOC(t->emid_lat, ne);
     GALE_ALLOC(t->en_lon, ne);
@@ -212,7 +212,7 @@ static double solid_psi(const gale_transport_t *t, const double x[3])
 
 static void solid_fluxes(gale_transport_t *t, gale_model_t *m, gale_field_t *f)
 {
-    const int ne = m->lm.nedge[0];
+    const int ne = gale_psy_cell_edges(m->psy);
     double *fd = gale_fd(f);
     for (int e = 0; e < ne; e++) {
         gale_edge_geom_t eg;
@@ -236,7 +236,8 @@ static void deform_fluxes(gale_transport_t *t, gale_model_t *m, double tm)
     const double k0 = 10.0 * a / DC_TAU, u0 = 2.0 * GALE_PI * a / DC_TAU;
     const double om0 = 23000.0 * GALE_PI / DC_TAU;
     const double c1 = cos(GALE_PI * tm / DC_TAU), c2 = cos(2.0 * GALE_PI * tm / DC_TAU);
-    const int nl = m->km.nlev, ne = m->lm.nedge[0], nc = m->lm.ncell[0];
+    const int nl = m->km.nlev, ne = gale_psy_cell_edges(m->psy);
+    const int nc = gale_psy_owned(m->psy, GALE_LOC_CELL);
     double *f = gale_fd(&t->f), *w = gale_fd(&t->wflux);
     for (int e = 0; e < ne; e++) {
         const double lam = t->emid_lon[e] - 2.0 * GALE_PI * tm / DC_TAU, phi = t->emid_lat[e];
@@ -304,7 +305,7 @@ static double dcmip_q1(const gale_model_t *m, int c, double z)
 /* The analytic q of the transport-only cases at time tm, on owned cells. */
 static void analytic(gale_transport_t *t, gale_model_t *m, double tm, double *out, int stride)
 {
-    const int nc = m->lm.ncell[0], nl = m->km.nlev;
+    const int nc = gale_psy_owned(m->psy, GALE_LOC_CELL), nl = m->km.nlev;
     for (int c = 0; c < nc; c++) {
         double x[3], x0[3];
         gale_cs_cell_centre(&m->cs, m->lm.cell_gid[c], x);
@@ -325,37 +326,28 @@ static void analytic(gale_transport_t *t, gale_model_t *m, double tm, double *ou
 
 static int tfield(gale_model_t *m, gale_field_t *f, const char *name, gale_loc_t loc, int layers)
 {
-    GALE_CALL(gale_field_create(f, name, loc, layers, 8, &m->lm));
-    GALE_CALL(gale_k_field_register(f));
-    return GALE_OK;
+    return gale_psy_field_create(m->psy, f, name, loc, layers, 8);
 }
 
 /* tend = L(x): the tracer tendency (and the density's when there is one). */
 static int tendency(gale_transport_t *t, gale_model_t *m, gale_field_t *x, gale_field_t *rho,
-                    const gale_field_t *f, gale_field_t *tend)
+                    gale_field_t *f, gale_field_t *tend)
 {
-    const gale_local_t *lm = &m->lm;
-    const int c0 = lm->ncell[0], nl = x->nlev, st = x->stride;
-    gale_field_t *q = x;
+    gale_psy_t *psy = m->psy;
+    gale_field_t *q = x, *wq = NULL, *fq = x->loc == GALE_LOC_IFACE ? &t->fqi : &t->fq;
     if (rho) { /* the mixing ratio is what gets reconstructed */
         q = &t->q;
-        gale_k_tr_ratio(0, c0, st, gale_fd(x), gale_fd(rho), gale_fd(q));
+        GALE_CALL(gale_psy_tr_ratio(psy, q, x, rho));
     }
-    GALE_CALL(gale_halo_exchange(x->loc == GALE_LOC_IFACE ? t->halo_i : t->halo_c, q));
-    gale_k_tr_faces(&t->ktr, 0, lm->ncell[1], nl, st, gale_fd(q), gale_fd(&t->qf));
-    gale_k_tr_hflux(&t->ktr, &m->km, 0, lm->nedge[0], nl, st, gale_fd(f), gale_fd(&t->qf),
-                    gale_fd(x->loc == GALE_LOC_IFACE ? &t->fqi : &t->fq));
-    const double *wq = NULL;
+    GALE_CALL(gale_psy_tr_faces(psy, &t->ktr, q, &t->qf));
+    GALE_CALL(gale_psy_tr_hflux(psy, &t->ktr, f, &t->qf, fq));
     if (rho) {
-        gale_k_tr_vflux(&t->ktr, &m->km, 0, c0, gale_fd(q), gale_fd(&t->wflux), gale_fd(&t->slope),
-                        gale_fd(&t->wq));
-        wq = gale_fd(&t->wq);
+        GALE_CALL(gale_psy_tr_vflux(psy, &t->ktr, q, &t->wflux, &t->slope, &t->wq));
+        wq = &t->wq;
         /* the air density: the same with q = 1 */
-        gale_k_tr_tend(&t->ktr, &m->km, 0, c0, nl, st, m->km.si, gale_fd(f), gale_fd(&t->wflux),
-                       gale_fd(&t->trho));
+        GALE_CALL(gale_psy_tr_tend(psy, &t->ktr, f, &t->wflux, &t->trho));
     }
-    gale_k_tr_tend(&t->ktr, &m->km, 0, c0, nl, st, m->km.si,
-                   gale_fd(x->loc == GALE_LOC_IFACE ? &t->fqi : &t->fq), wq, gale_fd(tend));
+    GALE_CALL(gale_psy_tr_tend(psy, &t->ktr, fq, wq, tend));
     return GALE_OK;
 }
 
@@ -364,10 +356,10 @@ static int rk3(gale_transport_t *t, gale_model_t *m, gale_field_t *x, gale_field
                double tm, double dt)
 {
     static const double a[3] = {0.0, 0.75, 1.0 / 3.0}, ts[3] = {0.0, 1.0, 0.5};
-    const int c0 = m->lm.ncell[0], st = x->stride;
+    gale_psy_t *psy = m->psy;
     gale_field_t *f = x->loc == GALE_LOC_IFACE ? &t->fi : &t->f;
-    gale_k_copy(GALE_F64, 0, c0, st, x->data, t->s0.data);
-    if (rho) gale_k_copy(GALE_F64, 0, c0, st, rho->data, t->r0.data);
+    GALE_CALL(gale_psy_copy(psy, &t->s0, x));
+    if (rho) GALE_CALL(gale_psy_copy(psy, &t->r0, rho));
     for (int s = 0; s < 3; s++) {
         /* weights that sum to exactly 1: with a = fl(1/3), a + fl(1 - a) is
          * 1 + 2^-54, which grew the mass by that much every step (1.5e-13
@@ -377,18 +369,17 @@ static int rk3(gale_transport_t *t, gale_model_t *m, gale_field_t *x, gale_field
             const double t0 = gale_wtime();
             deform_fluxes(t, m, tm + ts[s] * dt);
             gale_timer_add(t_wind, gale_wtime() - t0);
-            GALE_CALL(gale_k_field_to_device(&t->f));
-            GALE_CALL(gale_k_field_to_device(&t->wflux));
+            GALE_CALL(gale_psy_host_wrote(psy, &t->f, 0));
+            GALE_CALL(gale_psy_host_wrote(psy, &t->wflux, 0));
         }
         GALE_CALL(tendency(t, m, x, rho, f, &t->tend));
         /* x = a x0 + (1 - a) (x + dt L(x)) */
-        gale_k_axpby(GALE_F64, 0, c0, st, 1.0, x->data, dt, t->tend.data, x->data);
-        gale_k_axpby(GALE_F64, 0, c0, st, aa, t->s0.data, b, x->data, x->data);
+        GALE_CALL(gale_psy_axpby(psy, x, 1.0, x, dt, &t->tend));
+        GALE_CALL(gale_psy_axpby(psy, x, aa, &t->s0, b, x));
         if (rho) {
-            gale_k_axpby(GALE_F64, 0, c0, st, 1.0, rho->data, dt, t->trho.data, rho->data);
-            gale_k_axpby(GALE_F64, 0, c0, st, aa, t->r0.data, b, rho->data, rho->data);
+            GALE_CALL(gale_psy_axpby(psy, rho, 1.0, rho, dt, &t->trho));
+            GALE_CALL(gale_psy_axpby(psy, rho, aa, &t->r0, b, rho));
         }
-        x->halo_valid = 0;
     }
     return GALE_OK;
 }
@@ -396,14 +387,11 @@ static int rk3(gale_transport_t *t, gale_model_t *m, gale_field_t *x, gale_field
 static int update_extrema(gale_transport_t *t, gale_model_t *m)
 {
     gale_field_t *q = t->has_rho ? &t->q : &t->m;
-    if (t->has_rho)
-        gale_k_tr_ratio(0, m->lm.ncell[0], q->stride, gale_fd(&t->m), gale_fd(&t->rho), gale_fd(q));
-    double mn, mx; /* reduced where q lives: no field copy */
-    gale_k_tr_minmax(0, m->lm.ncell[0], q->nlev, q->stride, gale_fd(q), &mn, &mx);
-    double v[2] = {-mn, mx};
-    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_MAX, m->comm));
-    t->qmin = fmin(t->qmin, -v[0]);
-    t->qmax = fmax(t->qmax, v[1]);
+    if (t->has_rho) GALE_CALL(gale_psy_tr_ratio(m->psy, q, &t->m, &t->rho));
+    double mn, mx;
+    GALE_CALL(gale_psy_minmax(m->psy, q, &mn, &mx));
+    t->qmin = fmin(t->qmin, mn);
+    t->qmax = fmax(t->qmax, mx);
     return GALE_OK;
 }
 
@@ -427,51 +415,51 @@ int gale_transport_step(gale_transport_t *t, gale_model_t *m, double t0, double 
 
 int gale_transport_mass(gale_transport_t *t, gale_model_t *m, double *mass)
 {
-    gale_rsum_t acc;
-    gale_rsum_zero(&acc);
-    GALE_CALL(gale_k_field_to_host(&t->m));
-    gale_dotpair_t pr = {t->m.data, t->one.data, m->area, m->dz};
-    gale_k_dots(GALE_F64, 0, m->lm.ncell[0], t->m.stride, 0, t->m.nlev, 1, &pr, 1, &acc);
-    GALE_CALL(gale_gsum(&m->gsum_diag, 1, &acc, mass));
+    gale_psy_sum_t sum;
+    gale_psy_sum_init(&sum);
+    GALE_CALL(gale_psy_to_host(&t->m));
+    gale_psy_sum_dot(&sum, &t->m, &t->one, m->area, m->dz);
+    GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, mass));
     return GALE_OK;
 }
 
 int gale_transport_checksum(gale_transport_t *t, gale_model_t *m, double *sum)
 {
-    gale_rsum_t acc;
-    gale_rsum_zero(&acc);
-    GALE_CALL(gale_k_field_to_host(&t->m));
-    gale_dotpair_t pr = {t->m.data, t->m.data, NULL, NULL};
-    gale_k_dots(GALE_F64, 0, m->lm.ncell[0], t->m.stride, 0, t->m.nlev, 1, &pr, 1, &acc);
-    GALE_CALL(gale_gsum(&m->gsum_diag, 1, &acc, sum));
+    gale_psy_sum_t s;
+    gale_psy_sum_init(&s);
+    GALE_CALL(gale_psy_to_host(&t->m));
+    gale_psy_sum_dot(&s, &t->m, &t->m, NULL, NULL);
+    GALE_CALL(gale_psy_sum(&m->gsum_diag, &s, sum));
     return GALE_OK;
 }
 
 int gale_transport_norms(gale_transport_t *t, gale_model_t *m, double tm, double norms[3])
 {
-    const int c0 = m->lm.ncell[0], nl = m->km.nlev, st = m->km.sc;
+    const int c0 = gale_psy_owned(m->psy, GALE_LOC_CELL), nl = m->km.nlev, st = m->km.sc;
     gale_field_t *q = t->has_rho ? &t->q : &t->m;
-    if (t->has_rho) gale_k_tr_ratio(0, c0, st, gale_fd(&t->m), gale_fd(&t->rho), gale_fd(q));
-    GALE_CALL(gale_k_field_to_host(q));
+    if (t->has_rho) GALE_CALL(gale_psy_tr_ratio(m->psy, q, &t->m, &t->rho));
+    GALE_CALL(gale_psy_to_host(q));
     double *qt = gale_fd(&t->q0), *qv = gale_fd(q);
     analytic(t, m, tm, qt, st);
     /* I|q - qT|, I|qT|, I(q - qT)^2, I qT^2 with I the volume integral */
-    gale_rsum_t acc[4];
-    for (int i = 0; i < 4; i++) gale_rsum_zero(&acc[i]);
+    gale_psy_sum_t sum;
+    gale_psy_sum_init(&sum);
+    gale_rsum_t *acc[4];
+    for (int i = 0; i < 4; i++) acc[i] = gale_psy_sum_term(&sum);
     double emax = 0, tmax = 0;
     for (int c = 0; c < c0; c++)
         for (int k = 0; k < nl; k++) {
             const double v = m->area[c] * m->dz[k], a = qv[(size_t)c * st + k], b = qt[(size_t)c * st + k];
-            gale_rsum_add(&acc[0], v * fabs(a - b));
-            gale_rsum_add(&acc[1], v * fabs(b));
-            gale_rsum_add(&acc[2], v * (a - b) * (a - b));
-            gale_rsum_add(&acc[3], v * b * b);
+            gale_rsum_add(acc[0], v * fabs(a - b));
+            gale_rsum_add(acc[1], v * fabs(b));
+            gale_rsum_add(acc[2], v * (a - b) * (a - b));
+            gale_rsum_add(acc[3], v * b * b);
             emax = fmax(emax, fabs(a - b));
             tmax = fmax(tmax, fabs(b));
         }
     double s[4], mx[2] = {emax, tmax};
-    GALE_CALL(gale_gsum(&m->gsum_diag, 4, acc, s));
-    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, mx, 2, MPI_DOUBLE, MPI_MAX, m->comm));
+    GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, s));
+    GALE_CALL(gale_psy_max(m->psy, 2, mx));
     norms[0] = s[0] / s[1];
     norms[1] = sqrt(s[2]) / sqrt(s[3]);
     norms[2] = mx[0] / mx[1];
@@ -483,11 +471,11 @@ int gale_transport_dt(gale_transport_t *t, gale_model_t *m, double cfl, double s
                       double *dt, int *steps)
 {
     const gale_local_t *lm = &m->lm;
-    const int nl = t->f.nlev;
+    const int nl = t->f.nlev, nc = gale_psy_owned(m->psy, GALE_LOC_CELL);
     if (t->wind == GALE_WIND_DEFORM) deform_fluxes(t, m, 0.0);
     const double *f = gale_fd(&t->f), *w = gale_fd(&t->wflux);
     double rate = 0;
-    for (int c = 0; c < lm->ncell[0]; c++)
+    for (int c = 0; c < nc; c++)
         for (int k = 0; k < nl; k++) {
             double out = 0, mass = 1.0;
             for (int s = 0; s < 4; s++) {
@@ -502,7 +490,7 @@ int gale_transport_dt(gale_transport_t *t, gale_model_t *m, double cfl, double s
             }
             rate = fmax(rate, out / mass);
         }
-    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &rate, 1, MPI_DOUBLE, MPI_MAX, m->comm));
+    GALE_CALL(gale_psy_max(m->psy, 1, &rate));
     if (!(rate > 0)) GALE_ERROR(GALE_ERR_INPUT, "transport: the wind is zero everywhere");
     double h = cfl / rate;
     *steps = seconds > 0 ? (int)ceil(seconds / h) : 1;
@@ -514,7 +502,7 @@ int gale_transport_setup(gale_transport_t *t, gale_model_t *m)
 {
     memset(t, 0, sizeof *t);
     const gale_config_t *cfg = &m->cfg;
-    const int kase = cfg->initial.kase, nl = m->km.nlev, c0 = m->lm.ncell[0];
+    const int kase = cfg->initial.kase, nl = m->km.nlev, c0 = gale_psy_owned(m->psy, GALE_LOC_CELL);
     if (m->lm.depth < 2) GALE_ERROR(GALE_ERR_INTERNAL, "transport needs a halo of depth 2");
     if (m->cs.n < 2) /* C1 cells have 4 neighbours: too few for a quadratic fit */
         GALE_ERROR(GALE_ERR_INPUT, "case %s needs a mesh of at least C2 (got C%d)",
@@ -549,8 +537,6 @@ int gale_transport_setup(gale_transport_t *t, gale_model_t *m)
     GALE_CALL(tfield(m, &t->r0, "tr_r0", GALE_LOC_CELL, nl));
     /* four faces per column, of either shape: a cell field of 4 si levels */
     GALE_CALL(tfield(m, &t->qf, "tr_facevals", GALE_LOC_CELL, 4 * m->km.si));
-    GALE_CALL(gale_halo_create_k(&t->halo_c, &m->lm, m->comm, GALE_LOC_CELL, nl, m->km.sc, 8, 2));
-    GALE_CALL(gale_halo_create_k(&t->halo_i, &m->lm, m->comm, GALE_LOC_IFACE, nl + 1, m->km.si, 8, 2));
     if (t->wind == GALE_WIND_SOLID) {
         solid_fluxes(t, m, &t->f);
         solid_fluxes(t, m, &t->fi);
@@ -572,7 +558,7 @@ int gale_transport_setup(gale_transport_t *t, gale_model_t *m)
         }
     }
     gale_field_t *all[] = {&t->m, &t->rho, &t->one, &t->f, &t->fi, &t->wflux};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) GALE_CALL(gale_k_field_to_device(all[i]));
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) GALE_CALL(gale_psy_host_wrote(m->psy, all[i], 0));
     t->qmin = INFINITY;
     t->qmax = -INFINITY;
     if (kase != GALE_CASE_GRAVITY_WAVE_ADVECTED) {
@@ -586,14 +572,9 @@ int gale_transport_setup(gale_transport_t *t, gale_model_t *m)
 
 void gale_transport_free(gale_transport_t *t)
 {
-    gale_halo_destroy(&t->halo_c);
-    gale_halo_destroy(&t->halo_i);
     gale_field_t *f[] = {&t->q, &t->m, &t->one, &t->rho, &t->q0, &t->f, &t->fi, &t->fq, &t->fqi,
                          &t->wflux, &t->wq, &t->slope, &t->tend, &t->trho, &t->s0, &t->r0, &t->qf};
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-        gale_k_field_release(f[i]);
-        gale_field_free(f[i]);
-    }
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) gale_psy_field_free(f[i]);
     void *a[] = {t->nb, t->rc, t->eside, t->rarea, t->rdz, t->emid_lon, t->emid_lat,
                  t->en_lon, t->en_lat, t->ev0, t->ev1};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);

@@ -1,4 +1,4 @@
-/* The gale commands (src/). Each returns a process exit status. */
+/* The gale commands (src/app/). Each returns a process exit status. */
 #ifndef GALE_APP_H
 #define GALE_APP_H
 

@@ -1,7 +1,7 @@
-/* Errors, logging, aligned allocation, clock. */
+/* Errors, logging, aligned allocation, clock, timers: serial, no MPI
+ * (gale_error_mpi is in base_mpi.c). */
 #include "gale_base.h"
 
-#include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,14 +95,6 @@ int gale_error_trace(int code, const char *file, int line, const char *func)
         fflush(stderr);
     }
     return code;
-}
-
-int gale_error_mpi(int mpierr, const char *call, const char *file, int line, const char *func)
-{
-    char msg[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    if (MPI_Error_string(mpierr, msg, &len) != MPI_SUCCESS) snprintf(msg, sizeof msg, "code %d", mpierr);
-    return gale_error_raise(GALE_ERR_MPI, file, line, func, "%s failed: %s", call, msg);
 }
 
 int gale_alloc_impl(void **p, size_t bytes, const char *what, const char *file, int line,

@@ -3,6 +3,7 @@
 #include "gale_model.h"
 
 #include "gale_base.h"
+#include "gale_base_mpi.h"
 #include "gale_io.h" /* GALE_WRITER_*: [io] mode */
 
 #include <math.h>
@@ -46,7 +47,7 @@ static int setup_vertical(gale_model_t *m)
 static int setup_geometry(gale_model_t *m)
 {
     const gale_local_t *lm = &m->lm;
-    const int nc = lm->ncell[lm->depth], ne = lm->nedge[lm->depth];
+    const int nc = gale_psy_local(m->psy, GALE_LOC_CELL), ne = gale_psy_local(m->psy, GALE_LOC_EDGE);
     const int na = (nc + GALE_LANES - 1) / GALE_LANES * GALE_LANES;
     GALE_ALLOC(m->area, na);
     GALE_ALLOC(m->area_rn2, na);
@@ -97,15 +98,13 @@ static int setup_geometry(gale_model_t *m)
     km->n2 = m->cfg.physics.bvf_square;
     km->tau = m->cfg.timestepping.alpha * m->cfg.timestepping.dt;
     GALE_CALL(gale_helmholtz_setup(km, &m->helm));
-    GALE_CALL(gale_k_init(km));
+    GALE_CALL(gale_psy_kernels_init(m->psy));
     return GALE_OK;
 }
 
 static int field(gale_model_t *m, gale_field_t *f, const char *name, gale_loc_t loc)
 {
-    GALE_CALL(gale_field_create(f, name, loc, m->cfg.extrusion.levels, 8, &m->lm));
-    GALE_CALL(gale_k_field_register(f));
-    return GALE_OK;
+    return gale_psy_field_create(m->psy, f, name, loc, m->cfg.extrusion.levels, 8);
 }
 
 /* ---- initial states (on every local column: a function of position) ---- */
@@ -124,7 +123,7 @@ static double mode_m(const gale_model_t *m)
 static int initial_state(gale_model_t *m)
 {
     const gale_config_t *cfg = &m->cfg;
-    const int nc = m->lm.ncell[m->lm.depth], nl = cfg->extrusion.levels;
+    const int nc = gale_psy_local(m->psy, GALE_LOC_CELL), nl = cfg->extrusion.levels;
     const int sc = m->km.sc, si = m->km.si;
     double *b = gale_fd(&m->b), *p = gale_fd(&m->p);
     const double amp = cfg->initial.amplitude, c2 = m->km.c2, n2 = m->km.n2;
@@ -176,29 +175,26 @@ static int initial_state(gale_model_t *m)
         break;
     default: GALE_ERROR(GALE_ERR_INTERNAL, "unknown case %d", cfg->initial.kase);
     }
-    m->u.halo_valid = m->w.halo_valid = m->b.halo_valid = m->p.halo_valid = m->lm.depth;
-    GALE_CALL(gale_k_field_to_device(&m->u));
-    GALE_CALL(gale_k_field_to_device(&m->w));
-    GALE_CALL(gale_k_field_to_device(&m->b));
-    GALE_CALL(gale_k_field_to_device(&m->p));
+    gale_field_t *f[4] = {&m->u, &m->w, &m->b, &m->p};
+    for (int i = 0; i < 4; i++) GALE_CALL(gale_psy_host_wrote(m->psy, f[i], 1));
     return GALE_OK;
 }
 
 /* The normal-mode probe: the oscillating field projected on its initial shape. */
-static int probe_value(gale_model_t *m, gale_rsum_t acc[2])
+static int probe_value(gale_model_t *m, gale_rsum_t *acc0, gale_rsum_t *acc1)
 {
-    const int nl = m->km.nlev, c0 = m->lm.ncell[0];
+    const int nl = m->km.nlev, c0 = gale_psy_owned(m->psy, GALE_LOC_CELL);
     const gale_config_t *cfg = &m->cfg;
-    if (cfg->initial.kase != GALE_CASE_NORMAL_MODE) return GALE_OK;
-    GALE_CALL(gale_k_field_to_host(cfg->initial.mode == GALE_MODE_VERTICAL ? &m->w : &m->p));
+    gale_rsum_t *acc[2] = {acc0, acc1};
+    GALE_CALL(gale_psy_to_host(cfg->initial.mode == GALE_MODE_VERTICAL ? &m->w : &m->p));
     /* a short serial loop on owned cells: it runs once per step on a small case */
     if (cfg->initial.mode == GALE_MODE_VERTICAL) {
         const double mm = mode_m(m), *w = gale_fd(&m->w);
         for (int c = 0; c < c0; c++)
             for (int k = 1; k < nl; k++) {
                 double s = sin(mm * m->z_if[k]), wt = m->area[c] * m->dzi[k];
-                gale_rsum_add(&acc[0], wt * s * w[(size_t)c * m->km.si + k]);
-                gale_rsum_add(&acc[1], wt * s * s);
+                gale_rsum_add(acc[0], wt * s * w[(size_t)c * m->km.si + k]);
+                gale_rsum_add(acc[1], wt * s * s);
             }
     } else {
         const double *p = gale_fd(&m->p);
@@ -206,8 +202,8 @@ static int probe_value(gale_model_t *m, gale_rsum_t acc[2])
             double y = sph_harm(cfg->initial.degree, m->lat[c]);
             for (int k = 0; k < nl; k++) {
                 double wt = m->area[c] * m->dz[k];
-                gale_rsum_add(&acc[0], wt * y * p[(size_t)c * m->km.sc + k]);
-                gale_rsum_add(&acc[1], wt * y * y);
+                gale_rsum_add(acc[0], wt * y * p[(size_t)c * m->km.sc + k]);
+                gale_rsum_add(acc[1], wt * y * y);
             }
         }
     }
@@ -217,20 +213,16 @@ static int probe_value(gale_model_t *m, gale_rsum_t acc[2])
 /* Energy (and the probe) in one reproducible global sum. */
 static int energy_and_probe(gale_model_t *m, double *e, double *probe)
 {
-    const gale_local_t *lm = &m->lm;
-    const int nl = m->km.nlev;
-    gale_rsum_t acc[6];
-    for (int i = 0; i < 6; i++) gale_rsum_zero(&acc[i]);
-    gale_dotpair_t pu = {m->u.data, m->u.data, m->eweight, m->dz};
-    gale_dotpair_t pc[3] = {{m->w.data, m->w.data, m->area, m->dzi},
-                            {m->b.data, m->b.data, m->area_rn2, m->dzi},
-                            {m->p.data, m->p.data, m->km.h_ad, m->dz}};
-    gale_k_dots(GALE_F64, 0, lm->nedge_owned, m->km.sc, 0, nl, 1, &pu, 1, &acc[0]);
-    gale_k_dots(GALE_F64, 0, lm->ncell[0], m->km.si, 0, nl + 1, 2, pc, 1, &acc[1]);
-    gale_k_dots(GALE_F64, 0, lm->ncell[0], m->km.sc, 0, nl, 1, &pc[2], 1, &acc[3]);
-    GALE_CALL(probe_value(m, &acc[4]));
+    gale_psy_sum_t sum;
+    gale_psy_sum_init(&sum);
+    gale_psy_sum_dot(&sum, &m->u, &m->u, m->eweight, m->dz);
+    gale_psy_sum_dot(&sum, &m->w, &m->w, m->area, m->dzi);
+    gale_psy_sum_dot(&sum, &m->b, &m->b, m->area_rn2, m->dzi);
+    gale_psy_sum_dot(&sum, &m->p, &m->p, m->km.h_ad, m->dz);
+    gale_rsum_t *t0 = gale_psy_sum_term(&sum), *t1 = gale_psy_sum_term(&sum);
+    if (m->cfg.initial.kase == GALE_CASE_NORMAL_MODE) GALE_CALL(probe_value(m, t0, t1));
     double v[6];
-    GALE_CALL(gale_gsum(&m->gsum_diag, 6, acc, v));
+    GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, v));
     *e = 0.5 * (v[0] + v[1] + v[2] + v[3]);
     if (probe) *probe = v[5] > 0 ? v[4] / v[5] : 0;
     return GALE_OK;
@@ -240,17 +232,11 @@ int gale_model_energy(gale_model_t *m, double *e) { return energy_and_probe(m, e
 
 int gale_model_checksums(gale_model_t *m, double sums[4])
 {
-    const gale_local_t *lm = &m->lm;
-    const int nl = m->km.nlev;
-    gale_rsum_t acc[4];
-    for (int i = 0; i < 4; i++) gale_rsum_zero(&acc[i]);
-    gale_dotpair_t pu = {m->u.data, m->u.data, NULL, NULL};
-    gale_dotpair_t pi[2] = {{m->w.data, m->w.data, NULL, NULL}, {m->b.data, m->b.data, NULL, NULL}};
-    gale_dotpair_t pp = {m->p.data, m->p.data, NULL, NULL};
-    gale_k_dots(GALE_F64, 0, lm->nedge_owned, m->km.sc, 0, nl, 1, &pu, 1, &acc[0]);
-    gale_k_dots(GALE_F64, 0, lm->ncell[0], m->km.si, 0, nl + 1, 2, pi, 1, &acc[1]);
-    gale_k_dots(GALE_F64, 0, lm->ncell[0], m->km.sc, 0, nl, 1, &pp, 1, &acc[3]);
-    GALE_CALL(gale_gsum(&m->gsum_diag, 4, acc, sums));
+    gale_psy_sum_t sum;
+    gale_psy_sum_init(&sum);
+    gale_field_t *f[4] = {&m->u, &m->w, &m->b, &m->p};
+    for (int i = 0; i < 4; i++) gale_psy_sum_dot(&sum, f[i], f[i], NULL, NULL);
+    GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, sums));
     return GALE_OK;
 }
 
@@ -313,11 +299,8 @@ static int setup_transport(gale_model_t *m)
  * (issue 14's measurement). */
 static int choose_threads(gale_model_t *m)
 {
-    MPI_Comm node;
     int local;
-    GALE_MPI(MPI_Comm_split_type(m->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-    GALE_MPI(MPI_Comm_size(node, &local));
-    GALE_MPI(MPI_Comm_free(&node));
+    GALE_CALL(gale_node_ranks(m->comm, NULL, &local));
     const long cores = sysconf(_SC_NPROCESSORS_ONLN);
     const char *env = getenv("OMP_NUM_THREADS");
     m->node_ranks = local;
@@ -385,8 +368,8 @@ static int check_memory(gale_model_t *m)
     const double avail = fake ? atof(fake) : gale_proc_bytes("/proc/meminfo", "MemAvailable");
     const int local = m->node_ranks; /* choose_threads counted them */
     /* the tightest node decides, the same on every rank */
-    double each = avail >= 0 ? avail / local : 1e300;
-    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &each, 1, MPI_DOUBLE, MPI_MIN, m->comm));
+    double each = avail >= 0 ? avail / local : 1e300, mean, most;
+    GALE_CALL(gale_mmm(m->comm, 1, &each, &each, &mean, &most));
     m->mem_estimate = need;
     if (need <= each) return GALE_OK;
     const double G = 1024.0 * 1048576;
@@ -413,7 +396,7 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
     GALE_MPI(MPI_Comm_size(comm, &m->nranks));
     GALE_CALL(choose_threads(m));
     GALE_CALL(check_memory(m));
-    GALE_CALL(gale_offload_setup(cfg->offload.memory, cfg->halo.gpu_aware, comm));
+    GALE_CALL(gale_psy_device_setup(cfg->offload.memory, cfg->halo.gpu_aware, comm));
     GALE_CALL(gale_cs_init(&m->cs, cfg->mesh.n, cfg->planet.radius / cfg->planet.scaling));
     if (m->nranks > m->cs.ncells)
         GALE_ERROR(GALE_ERR_INPUT, "%d ranks for mesh C%d: at most %lld (one column each)",
@@ -423,7 +406,8 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
     /* the transport stencil reaches two cells out */
     int depth = m->transport && cfg->halo.depth < 2 ? 2 : cfg->halo.depth;
     GALE_CALL(gale_local_build(&m->cs, &m->part, m->rank, depth, &m->lm));
-    m->hdepth = cfg->halo.redundant_computation ? cfg->halo.depth : 1;
+    const gale_psy_opts_t po = {cfg->halo.depth, cfg->halo.redundant_computation, cfg->halo.overlap};
+    GALE_CALL(gale_psy_create(&m->psy, &po, comm, &m->lm, &m->km));
     GALE_CALL(setup_vertical(m));
     GALE_CALL(setup_geometry(m));
     GALE_CALL(field(m, &m->u, "u", GALE_LOC_EDGE));
@@ -437,19 +421,16 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
     GALE_CALL(field(m, &m->fw, "fw", GALE_LOC_IFACE));
     GALE_CALL(field(m, &m->rhs, "rhs", GALE_LOC_CELL));
     GALE_CALL(field(m, &m->pn, "pn", GALE_LOC_CELL));
-    GALE_CALL(gale_halo_create_k(&m->halo_p, &m->lm, comm, GALE_LOC_CELL, m->km.nlev, m->km.sc,
-                                 8, m->hdepth));
-    gale_gsum_init(&m->gsum, comm, cfg->solver.reproducible_sums);
-    gale_gsum_init(&m->gsum_diag, comm, 1);
+    gale_gsum_init(&m->gsum, m->psy, cfg->solver.reproducible_sums);
+    gale_gsum_init(&m->gsum_diag, m->psy, 1);
     gale_solver_opts_t so = {
         .method = cfg->solver.method, .preconditioner = cfg->solver.preconditioner,
         .precision = cfg->solver.precision, .rtol = cfg->solver.tolerance,
         .atol = cfg->solver.abs_tolerance, .max_iterations = cfg->solver.max_iterations,
         .fail_on_non_converged = cfg->solver.fail_on_non_converged,
         .monitor = cfg->solver.monitor_convergence, .gcr_restart = cfg->solver.gcr_restart,
-        .replace_every = cfg->solver.replace_every, .halo_depth = cfg->halo.depth,
-        .redundant = cfg->halo.redundant_computation, .overlap = cfg->halo.overlap};
-    GALE_CALL(gale_solver_create(&m->solver, &so, comm, &m->lm, &m->km, &m->gsum));
+        .replace_every = cfg->solver.replace_every};
+    GALE_CALL(gale_solver_create(&m->solver, &so, m->psy, &m->gsum));
     GALE_CALL(initial_state(m));
     m->steps = cfg->timestepping.steps;
     m->dt = cfg->timestepping.dt;
@@ -468,14 +449,10 @@ void gale_model_free(gale_model_t *m)
         GALE_FREE(m->tr);
     }
     gale_solver_destroy(&m->solver);
-    gale_halo_destroy(&m->halo_p);
     gale_field_t *f[] = {&m->u, &m->w, &m->b, &m->p, &m->ru, &m->fu, &m->rb, &m->ws, &m->fw,
                          &m->rhs, &m->pn};
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-        gale_k_field_release(f[i]);
-        gale_field_free(f[i]);
-    }
-    gale_k_finalize(&m->km);
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) gale_psy_field_free(f[i]);
+    gale_psy_destroy(&m->psy);
     gale_helmholtz_free(&m->helm);
     void *a[] = {m->area, m->area_rn2, m->cell_sign, m->lon, m->lat, m->elen, m->erdist,
                  m->eweight, m->z_if, m->z_c, m->dz, m->dzi, m->rdzi, m->probe};
@@ -490,44 +467,24 @@ void gale_model_free(gale_model_t *m)
  * in global order; max |w| comes out of the same reduction. */
 static int check_state(gale_model_t *m)
 {
-    const gale_local_t *lm = &m->lm;
-    const int nl = m->km.nlev;
     const gale_field_t *f[4] = {&m->u, &m->w, &m->b, &m->p};
-    int64_t key[6];
-    double mx4[4];
-    for (int i = 0; i < 4; i++) {
-        int ncol = f[i]->loc == GALE_LOC_EDGE ? lm->nedge_owned : lm->ncell[0];
-        int bc, bl;
-        /* on the device copy: no field moves to the host */
-        mx4[i] = gale_k_maxabs(0, ncol, f[i]->stride, 0, f[i]->nlev, gale_fd(f[i]), &bc, &bl);
-        gale_gid_t g = bc < 0 ? -1 : f[i]->loc == GALE_LOC_EDGE ? lm->edge_gid[bc] : lm->cell_gid[bc];
-        key[i] = bc < 0 ? INT64_MAX : g * (nl + 1) + bl;
-    }
-    /* non-negative doubles order like their bit patterns: MIN of -bits is MAX */
-    int64_t bits;
-    for (int i = 0; i < 2; i++) {
-        double x = isfinite(mx4[i]) ? mx4[i] : 0;
-        memcpy(&bits, &x, sizeof bits);
-        key[4 + i] = -bits;
-    }
-    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, key, 6, MPI_INT64_T, MPI_MIN, m->comm));
+    double mx[4];
+    int64_t gid[4];
+    int lev[4];
+    GALE_CALL(gale_psy_check_finite(m->psy, 4, f, mx, gid, lev));
     for (int i = 0; i < 4; i++)
-        if (key[i] != INT64_MAX) {
-            gale_gid_t g = key[i] / (nl + 1);
-            int lev = (int)(key[i] % (nl + 1)), p = 0, ci = 0, cj = 0;
-            const char *what = f[i]->loc == GALE_LOC_EDGE ? "edge" : "cell";
-            if (f[i]->loc != GALE_LOC_EDGE) gale_cs_cell_pij(&m->cs, g, &p, &ci, &cj);
+        if (gid[i] >= 0) {
             if (f[i]->loc == GALE_LOC_EDGE)
-                GALE_ERROR(GALE_ERR_NUMERIC, "step %d: %s is not finite at %s %lld, level %d",
-                           m->step, gale_prognostic_names[i], what, (long long)g, lev);
+                GALE_ERROR(GALE_ERR_NUMERIC, "step %d: %s is not finite at edge %lld, level %d",
+                           m->step, gale_prognostic_names[i], (long long)gid[i], lev[i]);
+            int p = 0, ci = 0, cj = 0;
+            gale_cs_cell_pij(&m->cs, gid[i], &p, &ci, &cj);
             GALE_ERROR(GALE_ERR_NUMERIC,
                        "step %d: %s is not finite at cell %lld (panel %d, i %d, j %d), level %d",
-                       m->step, gale_prognostic_names[i], (long long)g, p, ci, cj, lev);
+                       m->step, gale_prognostic_names[i], (long long)gid[i], p, ci, cj, lev[i]);
         }
-    bits = -key[4];
-    memcpy(&m->max_u, &bits, sizeof bits);
-    bits = -key[5];
-    memcpy(&m->max_w, &bits, sizeof bits);
+    m->max_u = mx[0];
+    m->max_w = mx[1];
     m->run_max_u = fmax(m->run_max_u, m->max_u);
     m->run_max_w = fmax(m->run_max_w, m->max_w);
     return GALE_OK;
@@ -535,28 +492,22 @@ static int check_state(gale_model_t *m)
 
 int gale_model_rhs(gale_model_t *m)
 {
-    const gale_kmesh_t *km = &m->km;
-    const int e0 = m->lm.nedge[0], c0 = m->lm.ncell[0];
+    gale_psy_t *psy = m->psy;
     const double dt = m->dt, alpha = m->cfg.timestepping.alpha;
     const double cw = (1.0 - alpha) * dt, tau = alpha * dt;
-    double *u = gale_fd(&m->u), *w = gale_fd(&m->w), *b = gale_fd(&m->b), *p = gale_fd(&m->p);
-    /* explicit halves: Ru = u - cw G_h p, (Rb, W*) per column; needs p's halo */
-    if (m->p.halo_valid < 1) GALE_CALL(gale_halo_exchange(m->halo_p, &m->p));
-    gale_k_grad_h(km, 0, e0, cw, u, p, gale_fd(&m->ru));
-    gale_k_col_explicit(km, 0, c0, cw, w, b, p, gale_fd(&m->rb), gale_fd(&m->ws));
+    /* explicit halves: Ru = u - cw G_h p, (Rb, W*) per column */
+    GALE_CALL(gale_psy_grad_h(psy, cw, &m->u, &m->p, &m->ru));
+    GALE_CALL(gale_psy_col_explicit(psy, cw, &m->w, &m->b, &m->p, &m->rb, &m->ws));
     /* the divergence of the old and the explicit-new fluxes in one pass */
-    gale_k_axpby(GALE_F64, 0, e0, km->sc, cw, u, tau, m->ru.data, m->fu.data);
-    gale_k_axpby(GALE_F64, 0, c0, km->si, cw, w, tau, m->ws.data, m->fw.data);
-    gale_k_rhs(km, 0, c0, p, gale_fd(&m->fu), gale_fd(&m->fw), gale_fd(&m->rhs));
-    m->rhs.halo_valid = 0;
+    GALE_CALL(gale_psy_axpby(psy, &m->fu, cw, &m->u, tau, &m->ru));
+    GALE_CALL(gale_psy_axpby(psy, &m->fw, cw, &m->w, tau, &m->ws));
+    GALE_CALL(gale_psy_rhs(psy, &m->p, &m->fu, &m->fw, &m->rhs));
     return GALE_OK;
 }
 
 int gale_model_step(gale_model_t *m)
 {
-    const gale_kmesh_t *km = &m->km;
-    const gale_local_t *lm = &m->lm;
-    const int e0 = lm->nedge[0], c0 = lm->ncell[0];
+    gale_psy_t *psy = m->psy;
     const double dt = m->dt, alpha = m->cfg.timestepping.alpha;
     const double tau = alpha * dt;
     if (m->transport) GALE_CALL(gale_transport_step(m->tr, m, m->time, dt));
@@ -565,21 +516,17 @@ int gale_model_step(gale_model_t *m)
         m->time += dt;
         return GALE_OK;
     }
-    double *u = gale_fd(&m->u), *w = gale_fd(&m->w), *b = gale_fd(&m->b), *p = gale_fd(&m->p);
     GALE_CALL(gale_model_rhs(m));
 
     /* the Helmholtz problem for p^{n+1}, from p^n as first guess */
-    int pv = m->cfg.halo.redundant_computation ? m->p.halo_valid : 0;
-    gale_k_copy(GALE_F64, 0, lm->ncell[pv], km->sc, p, m->pn.data);
-    m->pn.halo_valid = pv;
+    GALE_CALL(gale_psy_copy(psy, &m->pn, &m->p));
     int st = gale_solver_solve(m->solver, &m->rhs, &m->pn);
     if (st == GALE_ERR_NUMERIC) GALE_CALL(check_state(m)); /* name the field if it can */
     GALE_CALL(st);
-    if (m->pn.halo_valid < 1) GALE_CALL(gale_halo_exchange(m->halo_p, &m->pn));
 
     /* back-substitution */
-    gale_k_grad_h(km, 0, e0, tau, gale_fd(&m->ru), gale_fd(&m->pn), u);
-    gale_k_col_backsub(km, 0, c0, gale_fd(&m->pn), gale_fd(&m->ws), gale_fd(&m->rb), w, b);
+    GALE_CALL(gale_psy_grad_h(psy, tau, &m->ru, &m->pn, &m->u));
+    GALE_CALL(gale_psy_col_backsub(psy, &m->pn, &m->ws, &m->rb, &m->w, &m->b));
     gale_field_t t = m->p;
     m->p = m->pn;
     m->pn = t;
@@ -632,15 +579,10 @@ int gale_model_equator_asymmetry(gale_model_t *m, double *asym)
     const size_t total = (size_t)m->cs.ncells * nl1;
     double *all = NULL;
     GALE_ALLOC(all, total);
-    GALE_CALL(gale_k_field_to_host(&m->b));
-    const double *b = gale_fd(&m->b);
-    for (int c = 0; c < m->lm.ncell[0]; c++)
-        for (int k = 0; k < nl1; k++)
-            all[(size_t)m->lm.cell_gid[c] * nl1 + k] = b[(size_t)c * m->km.si + k];
-    int st = MPI_Allreduce(MPI_IN_PLACE, all, (int)total, MPI_DOUBLE, MPI_SUM, m->comm);
-    if (st != MPI_SUCCESS) {
+    int st = gale_psy_gather_cells(m->psy, &m->b, all, total);
+    if (st != GALE_OK) {
         gale_free(all);
-        GALE_MPI(st);
+        GALE_CALL(st);
     }
     double dmax = 0, bmax = 0;
     for (gale_gid_t g = 0; g < m->cs.ncells; g++) {

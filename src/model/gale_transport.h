@@ -1,13 +1,11 @@
 /* Transport: flux-form finite-volume advection of cell-centred scalars by a
  * prescribed wind (docs/transport.md). Part of the algorithm layer: set-up,
  * the winds of the test cases, the SSP-RK3 stepper and the error norms; every
- * loop over columns goes through the launch layer (gale_ktransport.h). */
+ * loop over columns of a step is a PSy-layer launch (psy/). */
 #ifndef GALE_TRANSPORT_H
 #define GALE_TRANSPORT_H
 
-#include "gale_halo.h"
-#include "gale_ktransport.h"
-#include "gale_solver.h"
+#include "gale_psy.h"
 
 struct gale_model;
 
@@ -33,7 +31,6 @@ typedef struct {
     /* fields */
     gale_field_t q, m, one, rho, q0, f, fi, wflux, fq, fqi, wq, slope, tend, trho, s0, r0;
     gale_field_t qf;                               /* face values [(4*c + s)*stride + k] */
-    gale_halo_t *halo_c, *halo_i;                  /* depth-2 exchanges of layer / interface fields */
     int nsub;                                      /* sub-steps per model step */
     double dt;                                     /* transport step */
     /* diagnostics */

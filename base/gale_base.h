@@ -1,7 +1,9 @@
-/* gale base layer: status codes, the error macros, logging and aligned memory.
- * Every folder links this; it includes no MPI or HDF5 header, so layout/ stays
- * MPI-free. Model: PETSc's PetscCall -- every function returns a status, the
- * first failure prints "file:line (function): message" and callers add a trace. */
+/* gale base layer: status codes, the error macros, logging, aligned memory,
+ * the clock and timers. Every folder links this (library gale_base); it is
+ * serial and includes no MPI or HDF5 header, so layout/ stays MPI-free. The
+ * MPI part every MPI layer shares is gale_base_mpi.h (library gale_base_mpi).
+ * Model: PETSc's PetscCall -- every function returns a status, the first
+ * failure prints "file:line (function): message" and callers add a trace. */
 #ifndef GALE_BASE_H
 #define GALE_BASE_H
 
@@ -32,7 +34,9 @@ int gale_error_raise(int code, const char *file, int line, const char *func,
                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Adds one traceback line ("  called from file:line (func)") and returns code. */
 int gale_error_trace(int code, const char *file, int line, const char *func);
-/* Turns an MPI error code into its MPI_Error_string message (implemented with MPI). */
+/* Turns an MPI error code into its MPI_Error_string message and raises
+ * GALE_ERR_MPI. Declared here for GALE_MPI, which needs no MPI header, but
+ * defined in base/base_mpi.c: a library that uses either links gale_base_mpi. */
 int gale_error_mpi(int mpierr, const char *call, const char *file, int line,
                    const char *func);
 
@@ -46,7 +50,10 @@ int gale_error_mpi(int mpierr, const char *call, const char *file, int line,
         if (gale_e_ != GALE_OK)                                                 \
             return gale_error_trace(gale_e_, __FILE__, __LINE__, __func__);     \
     } while (0)
-/* Call an MPI function (MPI_SUCCESS is 0 by the standard). */
+/* Call an MPI function (MPI_SUCCESS is 0 by the standard); on failure raise
+ * GALE_ERR_MPI with MPI's message and return. Links gale_base_mpi. Where every
+ * rank must reach the next agreement instead of returning, GALE_AGREE_MPI
+ * (gale_base_mpi.h). */
 #define GALE_MPI(expr)                                                          \
     do {                                                                        \
         int gale_e_ = (expr);                                                   \

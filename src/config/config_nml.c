@@ -15,14 +15,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* From config.c. */
-int gale_config_set_(gale_config_t *cfg, const char *section, const char *key, const char *text,
-                     char *why, size_t n);
-const char *gale_config_nearest_(const char *word, const char *const *cands, int n);
-void gale_config_suggest_(char *out, size_t n, const char *word, const char *const *cands,
-                          int nc, const char *open, const char *close);
-int gale_config_read_nml_(gale_config_t *cfg, const char *path);
-
 /* Every group and key the LFRic gravity_wave mini-app writes to its
  * configuration.nml (its rose metadata and examples): the keys an LFRic user
  * may legitimately bring. &files also takes any <field>_ancil_path. */

@@ -1,10 +1,9 @@
-/* Glue between halo/ and the launch layer, which may not include each other
- * (DESIGN.md section 1): halo plans whose columns the launch layer packs
- * (on the device in the offload build), and the offload set-up that needs
- * MPI (one device per rank on a node, whether MPI is GPU-aware). */
-#include "gale_solver.h"
+/* The device set-up that needs MPI: one device per rank on a node, and
+ * whether the MPI library can read device buffers (gale_psy.h). */
+#include "gale_psy.h"
 
 #include "gale_base.h"
+#include "gale_base_mpi.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,25 +48,10 @@ static int mpi_gpu_support(int vendor, char *what, size_t n)
     return s;
 }
 
-/* Every rank fails or none: the lowest failing rank's message, raised on all. */
-static int agree(int st, char *msg, size_t n, MPI_Comm comm)
+int gale_psy_device_setup(int memory, int gpu_aware, MPI_Comm comm)
 {
-    int rank;
-    GALE_MPI(MPI_Comm_rank(comm, &rank));
-    struct { int fail, rank; } in = {st != GALE_OK, rank}, out;
-    GALE_MPI(MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MAXLOC, comm));
-    if (!out.fail) return GALE_OK;
-    GALE_MPI(MPI_Bcast(msg, (int)n, MPI_CHAR, out.rank, comm));
-    GALE_ERROR(GALE_ERR_INPUT, "%s (rank %d)", msg, out.rank);
-}
-
-int gale_offload_setup(int memory, int gpu_aware, MPI_Comm comm)
-{
-    MPI_Comm node;
     int lrank;
-    GALE_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-    GALE_MPI(MPI_Comm_rank(node, &lrank));
-    GALE_MPI(MPI_Comm_free(&node));
+    GALE_CALL(gale_node_ranks(comm, &lrank, NULL));
     const gale_kopts_t o = {memory, gpu_aware, lrank};
     gale_kdevice_t dev;
     char msg[512] = "", what[160];
@@ -85,7 +69,7 @@ int gale_offload_setup(int memory, int gpu_aware, MPI_Comm comm)
                  dev.vendor == 1 ? "NVIDIA" : "AMD", what);
         st = GALE_ERR_INPUT;
     }
-    GALE_CALL(agree(st, msg, sizeof msg, comm));
+    GALE_CALL(gale_agree_status(st, msg, sizeof msg, comm));
     if (cpu) {
         if (memory != GALE_MEM_DISCRETE || gpu_aware)
             gale_log(GALE_LOG_INFO,
@@ -100,21 +84,5 @@ int gale_offload_setup(int memory, int gpu_aware, MPI_Comm comm)
              memory == GALE_MEM_UNIFIED ? "unified (zero-copy)" : "discrete (map/update)", halo);
     if (dev.runtime[0]) gale_log(GALE_LOG_INFO, "offload:   %s", dev.runtime);
     gale_log(GALE_LOG_INFO, "offload:   MPI GPU support: %s", what);
-    return GALE_OK;
-}
-
-int gale_halo_create_k(gale_halo_t **h, const gale_local_t *lm, MPI_Comm comm, gale_loc_t loc,
-                       int nlev, int stride, int elem, int depth)
-{
-    GALE_CALL(gale_halo_create(h, lm, comm, loc, nlev, stride, elem, depth));
-    gale_halo_info_t in;
-    gale_halo_info(*h, &in);
-    gale_khalo_t *kh = NULL;
-    void *ms, *mr;
-    GALE_CALL(gale_k_halo_attach(&kh, in.sidx, in.nsend_col, in.ridx, in.nrecv_col, nlev, elem,
-                                 in.sbuf, in.rbuf, &ms, &mr));
-    gale_halo_set_finalizer(*h, gale_k_halo_detach, kh);
-    gale_halo_set_packer(*h, gale_k_halo_pack, gale_k_halo_unpack, kh);
-    if (ms != in.sbuf || mr != in.rbuf) GALE_CALL(gale_halo_set_buffers(*h, ms, mr));
     return GALE_OK;
 }

@@ -149,8 +149,8 @@ static void local_view(gale_model_t *m, int i, gale_ckpt_field_t *v)
     snprintf(v->name, sizeof v->name, "%s", gale_prognostic_names[i]);
     v->nlev = f->nlev;
     v->ncol = edge ? m->cs.nedges : m->cs.ncells;
-    v->nlocal = edge ? lm->nedge[lm->depth] : lm->ncell[lm->depth];
-    v->nowned = edge ? lm->nedge_owned : lm->ncell[0];
+    v->nlocal = gale_psy_local(m->psy, edge ? GALE_LOC_EDGE : GALE_LOC_CELL);
+    v->nowned = gale_psy_owned(m->psy, edge ? GALE_LOC_EDGE : GALE_LOC_CELL);
     v->gid = edge ? lm->edge_gid : lm->cell_gid;
     v->data = gale_fd(f);
     v->stride = f->stride;
@@ -188,7 +188,7 @@ int gale_restart_write(gale_model_t *m, const char *path, gale_output_t *out)
     double sums[4];
     GALE_CALL(gale_model_checksums(m, sums));
     for (int i = 0; i < 4; i++) {
-        GALE_CALL(gale_k_field_to_host(prognostic(m, i)));
+        GALE_CALL(gale_psy_to_host(prognostic(m, i)));
         local_view(m, i, &ck.field[i]);
         ck.field[i].sumsq = sums[i];
     }
@@ -215,11 +215,11 @@ int gale_restart_write(gale_model_t *m, const char *path, gale_output_t *out)
     for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
         if (h[i].val > 0) {
             snprintf(v, sizeof v, "%d", h[i].val);
-            MPI_Info_set(info, h[i].key, v);
+            GALE_MPI(MPI_Info_set(info, h[i].key, v));
         }
     if (c->io.romio_cb_write != GALE_ROMIO_AUTO)
-        MPI_Info_set(info, "romio_cb_write",
-                     c->io.romio_cb_write == GALE_ROMIO_ENABLE ? "enable" : "disable");
+        GALE_MPI(MPI_Info_set(info, "romio_cb_write",
+                              c->io.romio_cb_write == GALE_ROMIO_ENABLE ? "enable" : "disable"));
     gale_ckpt_stats_t st;
     /* the MPI-IO runs where the output's HDF5 runs: ROMIO serialises a
      * process's MPI-IO calls, so collective file calls from two threads of a
@@ -227,8 +227,8 @@ int gale_restart_write(gale_model_t *m, const char *path, gale_output_t *out)
      * model thread waits here, so m->comm is the writer's alone meanwhile. */
     ckpt_job_t job = {path, &ck, m->comm, info, &st};
     int s = gale_output_exec(out, ckpt_job, &job);
-    MPI_Info_free(&info);
     free(ck.config);
+    GALE_MPI(MPI_Info_free(&info));
     GALE_CALL(s);
     const double dt = gale_wtime() - t0;
     if (t_checkpoint >= 0) gale_timer_add_region(t_checkpoint, t0, c0);
@@ -315,8 +315,7 @@ static int restore(gale_model_t *m, gale_ckpt_t *ck, const char *path)
     GALE_CALL(gale_ckpt_read_fields(path, ck, m->comm));
     for (int i = 0; i < 4; i++) {
         gale_field_t *f = prognostic(m, i);
-        f->halo_valid = m->lm.depth;
-        GALE_CALL(gale_k_field_to_device(f));
+        GALE_CALL(gale_psy_host_wrote(m->psy, f, 1));
     }
     m->step = (int)ck->step;
     m->time = ck->time;

@@ -1,14 +1,14 @@
 /* The algorithm layer of the linear gravity-wave core: set-up, initial
- * states, the semi-implicit time step and its diagnostics. It calls the
- * launch layer for every loop, halo/ for exchanges and solver/ for the
- * Helmholtz solve; it never loops over columns itself except in set-up. */
+ * states, the semi-implicit time step and its diagnostics. Every loop over
+ * columns of the time step, every exchange and every global reduction is a
+ * PSy-layer call (psy/); solver/ does the Helmholtz solve. Host loops over
+ * columns appear only in set-up and diagnostics. */
 #ifndef GALE_MODEL_H
 #define GALE_MODEL_H
 
 #include "gale_config.h"
-#include "gale_halo.h"
-#include "gale_kernels.h"
 #include "gale_partition.h"
+#include "gale_psy.h"
 #include "gale_solver.h"
 #include "gale_transport.h"
 
@@ -25,7 +25,7 @@ typedef struct gale_model {
     gale_cs_t cs;
     gale_partition_t part;
     gale_local_t lm;
-    int hdepth;                     /* depth of the exchanges of p */
+    gale_psy_t *psy;                /* halos, loop ranges, reductions */
     /* geometry (local), owned here and pointed to by km */
     double *area, *area_rn2, *cell_sign, *lon, *lat;
     double *elen, *erdist, *eweight; /* eweight = l_e d_e */
@@ -35,7 +35,6 @@ typedef struct gale_model {
     /* prognostics and work fields */
     gale_field_t u, w, b, p;
     gale_field_t ru, fu, rb, ws, fw, rhs, pn;
-    gale_halo_t *halo_p;
     gale_gsum_t gsum;               /* the solver's: [solver] reproducible_sums */
     gale_gsum_t gsum_diag;          /* energy, checksums: always reproducible */
     gale_solver_t *solver;

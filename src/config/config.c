@@ -18,14 +18,6 @@
 
 #define GALE_CONFIG_MAX_BYTES (1 << 20)
 
-/* Private to config.c and config_nml.c. */
-int gale_config_set_(gale_config_t *cfg, const char *section, const char *key, const char *text,
-                     char *why, size_t n);
-const char *gale_config_nearest_(const char *word, const char *const *cands, int n);
-void gale_config_suggest_(char *out, size_t n, const char *word, const char *const *cands,
-                          int nc, const char *open, const char *close);
-int gale_config_read_nml_(gale_config_t *cfg, const char *path);
-
 enum { MAXC = 256 }; /* candidate lists: more than any section or enum holds */
 
 static const char *const type_names[] = {"int", "real", "bool", "string", "enum", "mesh"};

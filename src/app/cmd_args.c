@@ -1,4 +1,4 @@
-/* Argument parsing shared by the command-line commands (src/cmd_*.c). */
+/* Argument parsing shared by the command-line commands (src/app/cmd_*.c). */
 #include "gale_app.h"
 
 #include <errno.h>

@@ -3,26 +3,13 @@
 #define GALE_REPORT_H
 
 #include "gale_base.h"
+#include "gale_json.h"
 #include "gale_model.h"
 
 #include <stdio.h>
 
-/* A small JSON writer: objects and arrays nest, commas are automatic. */
-typedef struct {
-    FILE *f;
-    int depth;
-    int count[32];
-} gale_json_t;
-void gale_json_open(gale_json_t *j, FILE *f);       /* writes the outer '{' */
-void gale_json_close(gale_json_t *j);               /* writes the outer '}' */
-void gale_json_obj(gale_json_t *j, const char *key); /* key NULL inside arrays */
-void gale_json_arr(gale_json_t *j, const char *key);
-void gale_json_end(gale_json_t *j, char close);     /* '}' or ']' */
-void gale_json_num(gale_json_t *j, const char *key, double v);
-void gale_json_int(gale_json_t *j, const char *key, long long v);
-void gale_json_str(gale_json_t *j, const char *key, const char *v);
-void gale_json_bool(gale_json_t *j, const char *key, int v);
-/* The resolved configuration as {section: {key: value}}. */
+/* The resolved configuration as {section: {key: value}} (the JSON writer:
+ * base/gale_json.h). */
 void gale_json_config(gale_json_t *j, const char *key, const gale_config_t *cfg);
 
 /* Timers reduced over ranks: min/mean/max seconds and the max count, for

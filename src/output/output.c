@@ -4,6 +4,7 @@
 #include "gale_output.h"
 
 #include "gale_base.h"
+#include "gale_base_mpi.h"
 #include "gale_io.h"
 
 #include <ctype.h>
@@ -315,8 +316,8 @@ int gale_output_init(gale_output_t **outp, gale_model_t *m)
     GALE_ALLOC(o->vars, o->ndiag);
     for (int i = 0; i < o->ndiag; i++) describe(m, &o->diag[i], &o->vars[i]);
     gale_gid_t *cgid = NULL, *egid = NULL;
-    GALE_CALL(sort_by_gid(m->lm.cell_gid, m->lm.ncell[0], &o->cperm, &cgid));
-    GALE_CALL(sort_by_gid(m->lm.edge_gid, m->lm.nedge_owned, &o->eperm, &egid));
+    GALE_CALL(sort_by_gid(m->lm.cell_gid, gale_psy_owned(m->psy, GALE_LOC_CELL), &o->cperm, &cgid));
+    GALE_CALL(sort_by_gid(m->lm.edge_gid, gale_psy_owned(m->psy, GALE_LOC_EDGE), &o->eperm, &egid));
     size_t len = gale_config_dump(c, NULL, 0);
     char *config = malloc(len + 1);
     if (!config) GALE_ERROR(GALE_ERR_MEM, "out of memory");
@@ -328,8 +329,8 @@ int gale_output_init(gale_output_t **outp, gale_model_t *m)
         .cb_buffer_size = c->io.cb_buffer_size, .romio_cb_write = c->io.romio_cb_write,
         .striping_factor = c->io.striping_factor, .striping_unit = c->io.striping_unit,
         .alignment = c->io.alignment, .chunk_columns = c->io.chunk_columns, .cs = &m->cs,
-        .nlev = c->extrusion.levels, .z_c = m->z_c, .z_if = m->z_if, .ncell = m->lm.ncell[0],
-        .nedge = m->lm.nedge_owned, .cell_gid = cgid, .edge_gid = egid, .nvars = o->ndiag,
+        .nlev = c->extrusion.levels, .z_c = m->z_c, .z_if = m->z_if, .ncell = gale_psy_owned(m->psy, GALE_LOC_CELL),
+        .nedge = gale_psy_owned(m->psy, GALE_LOC_EDGE), .cell_gid = cgid, .edge_gid = egid, .nvars = o->ndiag,
         .vars = o->vars, .config_text = config};
     int st = gale_writer_create(&o->w, &wo, o->comm);
     free(config);
@@ -355,9 +356,9 @@ int gale_output_init(gale_output_t **outp, gale_model_t *m)
  * point: the writers have then stopped (drained, temporary files removed). */
 static int agree_failure(gale_output_t *o)
 {
-    int bad = gale_writer_failed(o->w);
-    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, o->comm));
-    if (!bad) return GALE_OK;
+    gale_agree_t a = {0};
+    if (gale_writer_failed(o->w)) gale_agree_fail(&a, "output failed");
+    if (!gale_agree(&a, o->comm)) return GALE_OK;
     o->failed = 1;
     if (o->on_error == GALE_IO_ON_ERROR_ABORT) {
         GALE_CALL(gale_writer_finish(o->w)); /* no temporary file is left */
@@ -447,7 +448,7 @@ int gale_output_step(gale_output_t *o, gale_model_t *m)
     }
     gale_field_t *f[4] = {&m->u, &m->w, &m->b, &m->p};
     for (int i = 0; i < 4; i++)
-        if (need[i]) GALE_CALL(gale_k_field_to_host(f[i]));
+        if (need[i]) GALE_CALL(gale_psy_to_host(f[i]));
     GALE_CALL(gale_writer_begin(o->w, m->step, m->time, n, due));
     for (int i = 0; i < n; i++) {
         const int v = due[i];
@@ -469,17 +470,6 @@ int gale_output_step(gale_output_t *o, gale_model_t *m)
 
 /* ---- the end ---- */
 
-static void mmm(MPI_Comm comm, double x, double out[3], int n)
-{
-    double mn = x, mx = x, sum = x;
-    MPI_Allreduce(MPI_IN_PLACE, &mn, 1, MPI_DOUBLE, MPI_MIN, comm);
-    MPI_Allreduce(MPI_IN_PLACE, &mx, 1, MPI_DOUBLE, MPI_MAX, comm);
-    MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
-    out[0] = mn;
-    out[1] = sum / n;
-    out[2] = mx;
-}
-
 int gale_output_finalize(gale_output_t *o)
 {
     if (!o || !o->w) return GALE_OK;
@@ -497,8 +487,11 @@ int gale_output_finalize(gale_output_t *o)
     int nranks;
     GALE_MPI(MPI_Comm_size(o->comm, &nranks));
     const double life = o->t_final - o->t_init;
-    mmm(o->comm, life > 0 ? 100.0 * s.t_blocked / life : 0, o->wait, nranks);
-    mmm(o->comm, s.t_writer_life > 0 ? 100.0 * s.t_writing / s.t_writer_life : 0, o->busy, nranks);
+    /* min/mean/max over ranks of the model's wait and the writer's busy share (%) */
+    const double wait_pct = life > 0 ? 100.0 * s.t_blocked / life : 0,
+                 busy_pct = s.t_writer_life > 0 ? 100.0 * s.t_writing / s.t_writer_life : 0;
+    GALE_CALL(gale_mmm(o->comm, 1, &wait_pct, &o->wait[0], &o->wait[1], &o->wait[2]));
+    GALE_CALL(gale_mmm(o->comm, 1, &busy_pct, &o->busy[0], &o->busy[1], &o->busy[2]));
     double span[2] = {s.t_first_open < 0 ? 1e300 : s.t_first_open, s.t_last_close}, busy = s.t_writing;
     long long bytes = s.bytes;
     int nfiles = s.nfiles;

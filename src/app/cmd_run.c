@@ -8,6 +8,7 @@
  * others waiting in a collective. */
 #include "gale_app.h"
 #include "gale_base.h"
+#include "gale_base_mpi.h"
 #include "gale_io.h"
 #include "gale_model.h"
 #include "gale_output.h"
@@ -138,32 +139,155 @@ static void print_header(const gale_model_t *m)
              c->solver.reproducible_sums ? "reproducible" : "plain");
 }
 
-/* What the end of a run measured, for the summary and the report. */
+/* The final |r|/|b| of the last solve and the energy change since step 0, as
+ * the progress lines, the summary and the report give them. */
+static double residual_ratio(const gale_solver_stats_t *st)
+{
+    return st->last_bnorm > 0 ? st->last_rnorm / st->last_bnorm : 0;
+}
+
+static double energy_change(const gale_model_t *m)
+{
+    return m->energy0 > 0 ? (m->energy - m->energy0) / m->energy0 : 0;
+}
+
+/* The results of a run, computed once by run_results after the time loop:
+ * the summary prints them and the report writes them. */
 typedef struct {
     int nrun;                        /* steps of this run (a restart starts later) */
-    double wall, sums[4], omega, omega0, xf[8];
-    long long halo_bytes, halo_msgs;
+    double wall, time_per_step;      /* [s], the final drain of the output included */
+    double fom, fom_per_core;        /* column updates per second, and per core */
+    double peak_rss;                 /* the largest rank's peak resident size [bytes] */
+    double energy_change;            /* relative, since step 0 */
+    const gale_solver_stats_t *st;
+    double iterations_mean, residual; /* iterations per solve; the final |r|/|b| */
+    long long halo_bytes, halo_msgs; /* per exchange of p, all ranks */
+    double xf[8];                    /* host<->device bytes per step, all ranks */
+    int nsums;                       /* checksums: u, w, b, p (and q, transport only) */
+    double sums[5];
+    char hex[5][17];                 /* their bits */
+    gale_timing_t tm;
+    double omega, omega0, omega_error; /* the normal mode's frequency */
     int transport_only;              /* advection cases: norms, mass, extrema */
-    double norms[3], mass, mass0, qmin0, qmax0, qmin, qmax, qsum;
+    double norms[3], mass, mass0, mass_change, qmin0, qmax0, qmin, qmax;
     int advected_gw;                 /* the advected gravity wave: equator symmetry of b */
     double asymmetry;
-    double peak_rss;                 /* the largest rank's peak resident size [bytes] */
-} run_results_t;
+} gale_run_results_t;
 
-static int write_report(const char *path, gale_model_t *m, const gale_timing_t *tm,
-                        const run_results_t *r, const gale_output_t *out)
+static const char *sum_name(int i) { return i < 4 ? gale_prognostic_names[i] : "q"; }
+
+/* Collective: t0, step0 and x0 are the wall clock, step and transfer counts at
+ * the start of the time loop. */
+static int run_results(gale_model_t *m, double t0, int step0, const gale_kxfer_t *x0,
+                       MPI_Comm comm, gale_run_results_t *r)
 {
-    const double wall = r->wall, *sums = r->sums, *xf = r->xf;
-    const double omega = r->omega, omega0 = r->omega0;
-    const long long halo_bytes = r->halo_bytes, halo_msgs = r->halo_msgs;
-    char tmp[4096], mpi[MPI_MAX_LIBRARY_VERSION_STRING + 32], h5[64], hex[17];
+    memset(r, 0, sizeof *r);
+    r->wall = gale_wtime() - t0;
+    r->nrun = m->step - step0;
+    r->time_per_step = r->nrun ? r->wall / r->nrun : 0;
+    const double colupd = (double)m->cs.ncells * m->cfg.extrusion.levels * r->nrun;
+    r->fom = r->wall > 0 ? colupd / r->wall : 0;
+    r->fom_per_core = r->wall > 0 ? colupd / r->wall / (m->nranks * m->nthreads) : 0;
+    r->peak_rss = gale_proc_bytes("/proc/self/status", "VmHWM");
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &r->peak_rss, 1, MPI_DOUBLE, MPI_MAX, comm));
+    /* host<->device bytes per step of this run, summed over ranks: total
+     * h2d, d2h, then fields, halo staging and reductions (h2d, d2h) */
+    gale_kxfer_t x1;
+    gale_k_transfers(&x1);
+    const double xsteps = r->nrun > 0 ? r->nrun : 1;
+    const double xf[8] = {x1.field_h2d + x1.halo_h2d + x1.small_h2d + x1.const_h2d -
+                              (x0->field_h2d + x0->halo_h2d + x0->small_h2d + x0->const_h2d),
+                          x1.field_d2h + x1.halo_d2h + x1.small_d2h -
+                              (x0->field_d2h + x0->halo_d2h + x0->small_d2h),
+                          x1.field_h2d - x0->field_h2d, x1.field_d2h - x0->field_d2h,
+                          x1.halo_h2d - x0->halo_h2d,   x1.halo_d2h - x0->halo_d2h,
+                          x1.small_h2d - x0->small_h2d, x1.small_d2h - x0->small_d2h};
+    for (int i = 0; i < 8; i++) r->xf[i] = xf[i] / xsteps;
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, r->xf, 8, MPI_DOUBLE, MPI_SUM, comm));
+    r->nsums = 4;
+    GALE_CALL(gale_model_checksums(m, r->sums));
+    GALE_CALL(gale_timing_reduce(comm, r->wall, &r->tm));
+    GALE_CALL(gale_psy_halo_size(m->psy, &m->p, &r->halo_bytes, &r->halo_msgs));
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &r->halo_bytes, 1, MPI_LONG_LONG, MPI_SUM, comm));
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &r->halo_msgs, 1, MPI_LONG_LONG, MPI_SUM, comm));
+    gale_model_mode_frequency(m, &r->omega, &r->omega0);
+    r->omega_error = r->omega > 0 ? (r->omega - r->omega0) / r->omega0 : 0;
+    if (m->transport == GALE_TRANSPORT_ONLY) {
+        r->transport_only = 1;
+        GALE_CALL(gale_transport_norms(m->tr, m, m->time, r->norms));
+        GALE_CALL(gale_transport_mass(m->tr, m, &r->mass));
+        GALE_CALL(gale_transport_checksum(m->tr, m, &r->sums[r->nsums++]));
+        r->mass0 = m->tr->mass0;
+        r->mass_change = (r->mass - r->mass0) / r->mass0;
+        r->qmin0 = m->tr->qmin0, r->qmax0 = m->tr->qmax0, r->qmin = m->tr->qmin, r->qmax = m->tr->qmax;
+    } else if (m->transport == GALE_TRANSPORT_ADVECTED_GW) {
+        r->advected_gw = 1;
+        GALE_CALL(gale_model_equator_asymmetry(m, &r->asymmetry));
+    }
+    for (int i = 0; i < r->nsums; i++) gale_hex_bits(r->sums[i], r->hex[i]);
+    r->energy_change = energy_change(m);
+    r->st = gale_solver_stats(m->solver);
+    r->iterations_mean = r->st->solves ? (double)r->st->iterations / r->st->solves : 0;
+    r->residual = residual_ratio(r->st);
+    return GALE_OK;
+}
+
+static void print_summary(const gale_model_t *m, const gale_run_results_t *r,
+                          const gale_output_t *out)
+{
+    const gale_config_t *c = &m->cfg;
+    const gale_solver_stats_t *st = r->st;
+    printf("\n== summary ==\n");
+    printf("steps %d (to step %d), wall %.3f s, %.4f s per step, setup %.3f s\n", r->nrun, m->step,
+           r->wall, r->time_per_step, m->setup_s);
+    printf("memory: peak resident %.1f MiB (largest rank), estimate %.1f MiB per rank\n",
+           r->peak_rss / 1048576, m->mem_estimate / 1048576);
+    printf("figure of merit: %.4e column updates/s, %.4e per core (%d ranks x %d threads)\n",
+           r->fom, r->fom_per_core, m->nranks, m->nthreads);
+    printf("energy: initial %.10e, final %.10e, relative change %+.3e, max step increase %+.3e\n",
+           m->energy0, m->energy, r->energy_change, m->max_step_increase);
+    printf("solver: %s + %s, %ld solves, %ld iterations (mean %.2f), %ld global sums, final "
+           "|r|/|b| %.3e, %s\n",
+           gale_solver_method_name(c->solver.method), gale_solver_pc_name(c->solver.preconditioner),
+           st->solves, st->iterations, r->iterations_mean, st->global_sums, r->residual,
+           st->converged ? "converged" : "NOT CONVERGED");
+    printf("halo: %lld bytes and %lld messages per exchange of p (all ranks)\n", r->halo_bytes,
+           r->halo_msgs);
+    const double *xf = r->xf;
+    if (strcmp(gale_k_name(), "cpu") != 0)
+        printf("transfers per step (all ranks): host->device %.0f B, device->host %.0f B "
+               "(fields %.0f / %.0f, halo staging %.0f / %.0f, reductions %.0f / %.0f)\n",
+               xf[0], xf[1], xf[2], xf[3], xf[4], xf[5], xf[6], xf[7]);
+    if (c->initial.kase == GALE_CASE_NORMAL_MODE)
+        printf("normal mode: omega measured %.8e, analytic %.8e, relative error %+.4e\n", r->omega,
+               r->omega0, r->omega_error);
+    if (r->transport_only)
+        printf("transport: error norms l1 %.6e, l2 %.6e, linf %.6e; mass change %+.3e; "
+               "q in [%.17g, %.17g] over the run (initially [%.17g, %.17g])\n",
+               r->norms[0], r->norms[1], r->norms[2], r->mass_change, r->qmin, r->qmax, r->qmin0,
+               r->qmax0);
+    if (r->advected_gw)
+        printf("advected gravity wave: b equator asymmetry max|b(lat) - b(-lat)| / max|b| = %.3e\n",
+               r->asymmetry);
+    gale_output_summary(out, stdout);
+    printf("checksums (bits of sum(x*x)):\n");
+    for (int i = 0; i < r->nsums; i++)
+        printf("  %-2s %s  (%.17g)\n", sum_name(i), r->hex[i], r->sums[i]);
+    printf("\n");
+    gale_timing_print(&r->tm, stdout);
+    fflush(stdout);
+}
+
+static int write_report(const char *path, const gale_model_t *m, const gale_run_results_t *r,
+                        const gale_output_t *out)
+{
+    char tmp[4096], mpi[MPI_MAX_LIBRARY_VERSION_STRING + 32], h5[64];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f) GALE_ERROR(GALE_ERR_IO, "cannot write '%s': %s", tmp, strerror(errno));
     const gale_config_t *c = &m->cfg;
-    const gale_solver_stats_t *st = gale_solver_stats(m->solver);
-    const int steps = r->nrun;
-    const double colupd = (double)m->cs.ncells * c->extrusion.levels * steps;
+    const gale_solver_stats_t *st = r->st;
+    const gale_timing_t *tm = &r->tm;
     gale_json_t j;
     gale_json_open(&j, f);
     gale_json_str(&j, "gale_version", gale_version());
@@ -184,36 +308,28 @@ static int write_report(const char *path, gale_model_t *m, const gale_timing_t *
     gale_json_end(&j, '}');
     gale_json_int(&j, "ranks", m->nranks);
     gale_json_int(&j, "threads", m->nthreads);
-    gale_json_int(&j, "steps", steps);
+    gale_json_int(&j, "steps", r->nrun);
     gale_json_num(&j, "setup_s", m->setup_s);
     gale_json_obj(&j, "memory");
     gale_json_num(&j, "estimate_bytes_per_rank", m->mem_estimate);
     gale_json_num(&j, "peak_resident_bytes_max_rank", r->peak_rss);
     gale_json_end(&j, '}');
-    gale_json_num(&j, "wall_s", wall);
-    gale_json_num(&j, "time_per_step_s", steps ? wall / steps : 0);
+    gale_json_num(&j, "wall_s", r->wall);
+    gale_json_num(&j, "time_per_step_s", r->time_per_step);
     gale_json_obj(&j, "fom");
-    gale_json_num(&j, "column_updates_per_s", wall > 0 ? colupd / wall : 0);
-    gale_json_num(&j, "column_updates_per_s_per_core",
-                  wall > 0 ? colupd / wall / (m->nranks * m->nthreads) : 0);
+    gale_json_num(&j, "column_updates_per_s", r->fom);
+    gale_json_num(&j, "column_updates_per_s_per_core", r->fom_per_core);
     gale_json_end(&j, '}');
     gale_json_obj(&j, "checksums");
-    for (int i = 0; i < 4; i++) {
-        gale_hex_bits(sums[i], hex);
-        gale_json_str(&j, gale_prognostic_names[i], hex);
-    }
-    if (r->transport_only) { /* the tracer (mass density) */
-        gale_hex_bits(r->qsum, hex);
-        gale_json_str(&j, "q", hex);
-    }
+    for (int i = 0; i < r->nsums; i++) gale_json_str(&j, sum_name(i), r->hex[i]);
     gale_json_end(&j, '}');
     gale_json_obj(&j, "checksum_values");
-    for (int i = 0; i < 4; i++) gale_json_num(&j, gale_prognostic_names[i], sums[i]);
+    for (int i = 0; i < 4; i++) gale_json_num(&j, sum_name(i), r->sums[i]);
     gale_json_end(&j, '}');
     gale_json_obj(&j, "energy");
     gale_json_num(&j, "initial", m->energy0);
     gale_json_num(&j, "final", m->energy);
-    gale_json_num(&j, "rel_change", m->energy0 > 0 ? (m->energy - m->energy0) / m->energy0 : 0);
+    gale_json_num(&j, "rel_change", r->energy_change);
     gale_json_num(&j, "max_step_increase", m->max_step_increase);
     gale_json_end(&j, '}');
     gale_json_num(&j, "max_u", m->max_u);
@@ -226,18 +342,18 @@ static int write_report(const char *path, gale_model_t *m, const gale_timing_t *
     gale_json_str(&j, "precision", gale_config_choice("solver", "precision", c->solver.precision));
     gale_json_int(&j, "solves", st->solves);
     gale_json_int(&j, "iterations_total", st->iterations);
-    gale_json_num(&j, "iterations_mean", st->solves ? (double)st->iterations / st->solves : 0);
+    gale_json_num(&j, "iterations_mean", r->iterations_mean);
     gale_json_int(&j, "global_sums", st->global_sums);
     gale_json_bool(&j, "reproducible_sums", c->solver.reproducible_sums);
     gale_json_bool(&j, "converged", st->converged);
-    gale_json_num(&j, "final_residual", st->last_bnorm > 0 ? st->last_rnorm / st->last_bnorm : 0);
+    gale_json_num(&j, "final_residual", r->residual);
     gale_json_end(&j, '}');
     gale_json_obj(&j, "halo");
     gale_json_int(&j, "depth", c->halo.depth);
     gale_json_bool(&j, "redundant_computation", c->halo.redundant_computation);
     gale_json_bool(&j, "overlap", c->halo.overlap);
-    gale_json_int(&j, "bytes_per_exchange", halo_bytes);
-    gale_json_int(&j, "messages_per_exchange", halo_msgs);
+    gale_json_int(&j, "bytes_per_exchange", r->halo_bytes);
+    gale_json_int(&j, "messages_per_exchange", r->halo_msgs);
     gale_json_end(&j, '}');
     gale_json_obj(&j, "timers");
     for (int i = 0; i < tm->n; i++) {
@@ -255,15 +371,15 @@ static int write_report(const char *path, gale_model_t *m, const gale_timing_t *
                                       "field_h2d_bytes_per_step", "field_d2h_bytes_per_step",
                                       "halo_h2d_bytes_per_step", "halo_d2h_bytes_per_step",
                                       "reduction_h2d_bytes_per_step", "reduction_d2h_bytes_per_step"};
-    for (int i = 0; i < 8; i++) gale_json_num(&j, xn[i], xf[i]);
+    for (int i = 0; i < 8; i++) gale_json_num(&j, xn[i], r->xf[i]);
     gale_json_end(&j, '}');
     gale_output_json(out, &j);
     if (c->initial.kase == GALE_CASE_NORMAL_MODE) {
         gale_json_obj(&j, "normal_mode");
         gale_json_str(&j, "mode", gale_config_choice("initial", "mode", c->initial.mode));
-        gale_json_num(&j, "omega_measured", omega);
-        gale_json_num(&j, "omega_analytic", omega0);
-        gale_json_num(&j, "rel_error", omega > 0 ? (omega - omega0) / omega0 : 0);
+        gale_json_num(&j, "omega_measured", r->omega);
+        gale_json_num(&j, "omega_analytic", r->omega0);
+        gale_json_num(&j, "rel_error", r->omega_error);
         gale_json_end(&j, '}');
     }
     if (r->transport_only) {
@@ -276,7 +392,7 @@ static int write_report(const char *path, gale_model_t *m, const gale_timing_t *
         gale_json_num(&j, "dt", m->dt);
         gale_json_num(&j, "mass_initial", r->mass0);
         gale_json_num(&j, "mass_final", r->mass);
-        gale_json_num(&j, "mass_rel_change", (r->mass - r->mass0) / r->mass0);
+        gale_json_num(&j, "mass_rel_change", r->mass_change);
         gale_json_num(&j, "q_min_initial", r->qmin0);
         gale_json_num(&j, "q_max_initial", r->qmax0);
         gale_json_num(&j, "q_min", r->qmin);
@@ -308,7 +424,7 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
     gale_output_t *out = *outp;
     const int steps = m->steps, every = cfg.logging.progress_every;
     gale_timer_reset();
-    gale_kxfer_t x0, x1;
+    gale_kxfer_t x0;
     gale_k_transfers(&x0);
     const int step0 = m->step;
     GALE_MPI(MPI_Barrier(comm));
@@ -324,108 +440,17 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
                      "step %5d/%d  t %9.1f s  %s it %3d  |r|/|b| %.2e  dE/E0 %+.3e  max|w| %.3e m/s"
                      "  elapsed %.2f s  left %.2f s",
                      m->step, steps, m->time, gale_solver_method_name(cfg.solver.method),
-                     st->last_iterations, st->last_bnorm > 0 ? st->last_rnorm / st->last_bnorm : 0,
-                     m->energy0 > 0 ? (m->energy - m->energy0) / m->energy0 : 0, m->max_w, el,
+                     st->last_iterations, residual_ratio(st), energy_change(m), m->max_w, el,
                      el / (m->step - step0) * (steps - m->step));
         }
     }
     GALE_CALL(gale_output_finalize(out)); /* the final drain counts in wall */
-    run_results_t rr = {.wall = gale_wtime() - t0, .nrun = m->step - step0};
-    const double wall = rr.wall;
-    rr.peak_rss = gale_proc_bytes("/proc/self/status", "VmHWM");
-    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &rr.peak_rss, 1, MPI_DOUBLE, MPI_MAX, comm));
-    /* host<->device bytes per step of this run, summed over ranks: total
-     * h2d, d2h, then fields, halo staging and reductions (h2d, d2h) */
-    gale_k_transfers(&x1);
-    const double xsteps = m->step > step0 ? m->step - step0 : 1;
-    double *xf = rr.xf;
-    const double xf0[8] = {x1.field_h2d + x1.halo_h2d + x1.small_h2d + x1.const_h2d -
-                        (x0.field_h2d + x0.halo_h2d + x0.small_h2d + x0.const_h2d),
-                    x1.field_d2h + x1.halo_d2h + x1.small_d2h -
-                        (x0.field_d2h + x0.halo_d2h + x0.small_d2h),
-                    x1.field_h2d - x0.field_h2d, x1.field_d2h - x0.field_d2h,
-                    x1.halo_h2d - x0.halo_h2d,   x1.halo_d2h - x0.halo_d2h,
-                    x1.small_h2d - x0.small_h2d, x1.small_d2h - x0.small_d2h};
-    for (int i = 0; i < 8; i++) xf[i] = xf0[i] / xsteps;
-    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, xf, 8, MPI_DOUBLE, MPI_SUM, comm));
-    double *sums = rr.sums;
-    GALE_CALL(gale_model_checksums(m, sums));
-    gale_timing_t tm;
-    GALE_CALL(gale_timing_reduce(comm, wall, &tm));
-    long long hb = (long long)gale_halo_bytes(m->halo_p), hm = gale_halo_messages(m->halo_p);
-    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &hb, 1, MPI_LONG_LONG, MPI_SUM, comm));
-    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &hm, 1, MPI_LONG_LONG, MPI_SUM, comm));
-    rr.halo_bytes = hb;
-    rr.halo_msgs = hm;
-    gale_model_mode_frequency(m, &rr.omega, &rr.omega0);
-    const double omega = rr.omega, omega0 = rr.omega0;
-    if (m->transport == GALE_TRANSPORT_ONLY) {
-        rr.transport_only = 1;
-        GALE_CALL(gale_transport_norms(m->tr, m, m->time, rr.norms));
-        GALE_CALL(gale_transport_mass(m->tr, m, &rr.mass));
-        GALE_CALL(gale_transport_checksum(m->tr, m, &rr.qsum));
-        rr.mass0 = m->tr->mass0;
-        rr.qmin0 = m->tr->qmin0, rr.qmax0 = m->tr->qmax0, rr.qmin = m->tr->qmin, rr.qmax = m->tr->qmax;
-    } else if (m->transport == GALE_TRANSPORT_ADVECTED_GW) {
-        rr.advected_gw = 1;
-        GALE_CALL(gale_model_equator_asymmetry(m, &rr.asymmetry));
-    }
-
-    const gale_solver_stats_t *st = gale_solver_stats(m->solver);
-    const int nrun = rr.nrun;
-    const double colupd = (double)m->cs.ncells * cfg.extrusion.levels * nrun;
-    if (rank == 0) {
-        char hex[17];
-        printf("\n== summary ==\n");
-        printf("steps %d (to step %d), wall %.3f s, %.4f s per step, setup %.3f s\n", nrun, m->step,
-               wall, nrun ? wall / nrun : 0, m->setup_s);
-        printf("memory: peak resident %.1f MiB (largest rank), estimate %.1f MiB per rank\n",
-               rr.peak_rss / 1048576, m->mem_estimate / 1048576);
-        printf("figure of merit: %.4e column updates/s, %.4e per core (%d ranks x %d threads)\n",
-               wall > 0 ? colupd / wall : 0, wall > 0 ? colupd / wall / (m->nranks * m->nthreads) : 0,
-               m->nranks, m->nthreads);
-        printf("energy: initial %.10e, final %.10e, relative change %+.3e, max step increase %+.3e\n",
-               m->energy0, m->energy, m->energy0 > 0 ? (m->energy - m->energy0) / m->energy0 : 0,
-               m->max_step_increase);
-        printf("solver: %s + %s, %ld solves, %ld iterations (mean %.2f), %ld global sums, final "
-               "|r|/|b| %.3e, %s\n",
-               gale_solver_method_name(cfg.solver.method), gale_solver_pc_name(cfg.solver.preconditioner),
-               st->solves, st->iterations, st->solves ? (double)st->iterations / st->solves : 0,
-               st->global_sums, st->last_bnorm > 0 ? st->last_rnorm / st->last_bnorm : 0,
-               st->converged ? "converged" : "NOT CONVERGED");
-        printf("halo: %lld bytes and %lld messages per exchange of p (all ranks)\n", hb, hm);
-        if (strcmp(gale_k_name(), "cpu") != 0)
-            printf("transfers per step (all ranks): host->device %.0f B, device->host %.0f B "
-                   "(fields %.0f / %.0f, halo staging %.0f / %.0f, reductions %.0f / %.0f)\n",
-                   xf[0], xf[1], xf[2], xf[3], xf[4], xf[5], xf[6], xf[7]);
-        if (cfg.initial.kase == GALE_CASE_NORMAL_MODE)
-            printf("normal mode: omega measured %.8e, analytic %.8e, relative error %+.4e\n", omega,
-                   omega0, omega > 0 ? (omega - omega0) / omega0 : 0);
-        if (rr.transport_only)
-            printf("transport: error norms l1 %.6e, l2 %.6e, linf %.6e; mass change %+.3e; "
-                   "q in [%.17g, %.17g] over the run (initially [%.17g, %.17g])\n",
-                   rr.norms[0], rr.norms[1], rr.norms[2], (rr.mass - rr.mass0) / rr.mass0, rr.qmin,
-                   rr.qmax, rr.qmin0, rr.qmax0);
-        if (rr.advected_gw)
-            printf("advected gravity wave: b equator asymmetry max|b(lat) - b(-lat)| / max|b| = %.3e\n",
-                   rr.asymmetry);
-        gale_output_summary(out, stdout);
-        printf("checksums (bits of sum(x*x)):\n");
-        for (int i = 0; i < 4; i++) {
-            gale_hex_bits(sums[i], hex);
-            printf("  %-2s %s  (%.17g)\n", gale_prognostic_names[i], hex, sums[i]);
-        }
-        if (rr.transport_only) {
-            gale_hex_bits(rr.qsum, hex);
-            printf("  %-2s %s  (%.17g)\n", "q", hex, rr.qsum);
-        }
-        printf("\n");
-        gale_timing_print(&tm, stdout);
-        fflush(stdout);
-    }
+    gale_run_results_t r;
+    GALE_CALL(run_results(m, t0, step0, &x0, comm, &r));
+    if (rank == 0) print_summary(m, &r, out);
     int status = GALE_OK;
     if (rank == 0 && a->report) {
-        status = write_report(a->report, m, &tm, &rr, out);
+        status = write_report(a->report, m, &r, out);
         if (status == GALE_OK) gale_log(GALE_LOG_INFO, "report: %s", a->report);
     }
     return status;
@@ -452,6 +477,10 @@ int gale_cmd_run(int argc, char **argv)
 {
     run_args_t a;
     char **ov = calloc((size_t)argc + 1, sizeof(char *));
+    if (!ov) {
+        fprintf(stderr, "gale: error: out of memory\n");
+        return GALE_ERR_MEM;
+    }
     int pa = parse_args(argc, argv, &a, ov);
     if (pa == 1) {
         run_usage(stdout);
@@ -463,17 +492,14 @@ int gale_cmd_run(int argc, char **argv)
         free(ov);
         return 2;
     }
-    int provided, rank = 0;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    gale_log_setup(rank, GALE_LOG_INFO);
-    if (provided < MPI_THREAD_MULTIPLE)
-        gale_log(GALE_LOG_WARN, "the MPI library does not provide MPI_THREAD_MULTIPLE");
-    /* errors come back as codes, not aborts */
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    int status = run(&a, MPI_COMM_WORLD, rank);
+    int rank = 0, size = 1;
+    int status = gale_mpi_start(&argc, &argv, MPI_THREAD_MULTIPLE, &rank, &size);
+    if (status != GALE_OK) {
+        free(ov);
+        return status; /* MPI is not usable: nothing to finalize */
+    }
+    status = run(&a, MPI_COMM_WORLD, rank);
     free(ov);
-    if (status != GALE_OK && !gale_error_collective(status)) MPI_Abort(MPI_COMM_WORLD, status);
-    MPI_Finalize();
+    status = gale_mpi_finish(status, 0);
     return status;
 }

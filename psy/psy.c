@@ -1,0 +1,255 @@
+/* The PSy layer's engine: halo validity, loop ranges, exchanges and the
+ * halo plans (gale_psy.h, docs/architecture.md).
+ *
+ * Validity rules. A loop over depth d covers ncell[d] cells or nedge[d]
+ * edges (the edges of those cells). An argument read with stencil s must
+ * then be valid to depth d + s; an edge field read by a cell loop with
+ * stencil 0 needs the edges of the loop's cells: depth d. What a loop
+ * writes is valid to depth d. Halo values are computed by the same bodies
+ * from the same inputs as the owner's, so they are bit-identical to what
+ * an exchange would bring: validity decides only what is exchanged and how
+ * far loops reach, never an answer. */
+#include "gale_psy.h"
+
+#include "gale_base.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAXPLAN 32 /* distinct (shape, slot) plans */
+#define MAXX 4     /* fields exchanged together by one launch */
+
+typedef struct {
+    int loc, nlev, stride, elem, depth, slot;
+    gale_halo_t *h;
+} plan_t;
+
+struct gale_psy {
+    gale_psy_opts_t o;
+    MPI_Comm comm;
+    const gale_local_t *lm;
+    gale_kmesh_t *km;
+    int kinit; /* gale_k_init done */
+    int np;
+    plan_t plan[MAXPLAN];
+};
+
+int gale_psy_create(gale_psy_t **out, const gale_psy_opts_t *o, MPI_Comm comm,
+                    const gale_local_t *lm, gale_kmesh_t *km)
+{
+    gale_psy_t *p = NULL;
+    *out = NULL;
+    GALE_ALLOC(p, 1);
+    p->o = *o;
+    p->comm = comm;
+    p->lm = lm;
+    p->km = km;
+    *out = p;
+    return GALE_OK;
+}
+
+void gale_psy_destroy(gale_psy_t **pp)
+{
+    gale_psy_t *p = *pp;
+    if (!p) return;
+    for (int i = 0; i < p->np; i++) gale_halo_destroy(&p->plan[i].h);
+    if (p->kinit) gale_k_finalize(p->km);
+    gale_free(p);
+    *pp = NULL;
+}
+
+int gale_psy_kernels_init(gale_psy_t *p)
+{
+    GALE_CALL(gale_k_init(p->km));
+    p->kinit = 1;
+    return GALE_OK;
+}
+
+const gale_psy_opts_t *gale_psy_opts(const gale_psy_t *p) { return &p->o; }
+MPI_Comm gale_psy_comm(const gale_psy_t *p) { return p->comm; }
+const gale_local_t *gale_psy_local_mesh(const gale_psy_t *p) { return p->lm; }
+const gale_kmesh_t *gale_psy_kmesh(const gale_psy_t *p) { return p->km; }
+
+/* ---- fields ---- */
+
+int gale_psy_field_create(gale_psy_t *p, gale_field_t *f, const char *name, gale_loc_t loc,
+                          int layers, int elem)
+{
+    GALE_CALL(gale_field_create(f, name, loc, layers, elem, p->lm));
+    GALE_CALL(gale_k_field_register(f));
+    return GALE_OK;
+}
+
+void gale_psy_field_free(gale_field_t *f)
+{
+    gale_k_field_release(f);
+    gale_field_free(f);
+}
+
+int gale_psy_to_host(gale_field_t *f) { return gale_k_field_to_host(f); }
+
+int gale_psy_host_wrote(gale_psy_t *p, gale_field_t *f, int all)
+{
+    f->halo_valid = all ? p->lm->depth : 0;
+    return gale_k_field_to_device(f);
+}
+
+int gale_psy_owned(const gale_psy_t *p, gale_loc_t loc)
+{
+    return loc == GALE_LOC_EDGE ? p->lm->nedge_owned : p->lm->ncell[0];
+}
+
+int gale_psy_local(const gale_psy_t *p, gale_loc_t loc)
+{
+    const gale_local_t *lm = p->lm;
+    return loc == GALE_LOC_EDGE ? lm->nedge[lm->depth] : lm->ncell[lm->depth];
+}
+
+int gale_psy_cell_edges(const gale_psy_t *p) { return p->lm->nedge[0]; }
+int gale_psy_stencil_cells(const gale_psy_t *p) { return p->lm->ncell[p->lm->depth - 1]; }
+
+/* ---- halo plans: one per field shape and per field exchanged at once ---- */
+
+/* gale_halo_create with the launch layer's packing and message buffers
+ * (device packing, GPU-aware or host-staged messages in the offload build):
+ * halo/ and the launch layers do not include each other. */
+static int plan_create(gale_psy_t *p, const gale_field_t *f, int depth, gale_halo_t **h)
+{
+    GALE_CALL(gale_halo_create(h, p->lm, p->comm, f->loc, f->nlev, f->stride, f->elem, depth));
+    gale_halo_info_t in;
+    gale_halo_info(*h, &in);
+    gale_khalo_t *kh = NULL;
+    void *ms, *mr;
+    GALE_CALL(gale_k_halo_attach(&kh, in.sidx, in.nsend_col, in.ridx, in.nrecv_col, f->nlev,
+                                 f->elem, in.sbuf, in.rbuf, &ms, &mr));
+    gale_halo_set_finalizer(*h, gale_k_halo_detach, kh);
+    gale_halo_set_packer(*h, gale_k_halo_pack, gale_k_halo_unpack, kh);
+    if (ms != in.sbuf || mr != in.rbuf) GALE_CALL(gale_halo_set_buffers(*h, ms, mr));
+    return GALE_OK;
+}
+
+/* The plan for f to depth, slot-th of its shape in one launch. Created on
+ * first use: every rank makes the same launches, so the same plans in the
+ * same order (plan creation is collective). */
+static int plan_get(gale_psy_t *p, const gale_field_t *f, int depth, int slot, gale_halo_t **h)
+{
+    for (int i = 0; i < p->np; i++) {
+        plan_t *q = &p->plan[i];
+        if (q->loc == f->loc && q->nlev == f->nlev && q->stride == f->stride &&
+            q->elem == f->elem && q->depth == depth && q->slot == slot) {
+            *h = q->h;
+            return GALE_OK;
+        }
+    }
+    if (p->np == MAXPLAN) GALE_ERROR(GALE_ERR_INTERNAL, "more than %d halo plans", MAXPLAN);
+    plan_t *q = &p->plan[p->np];
+    *q = (plan_t){f->loc, f->nlev, f->stride, f->elem, depth, slot, NULL};
+    GALE_CALL(plan_create(p, f, depth, &q->h));
+    p->np++;
+    *h = q->h;
+    return GALE_OK;
+}
+
+int gale_psy_halo_size(gale_psy_t *p, const gale_field_t *f, long long *bytes, long long *msgs)
+{
+    gale_halo_t *h = NULL;
+    GALE_CALL(plan_get(p, f, p->o.redundant ? p->o.depth : 1, 0, &h));
+    *bytes = (long long)gale_halo_bytes(h);
+    *msgs = gale_halo_messages(h);
+    return GALE_OK;
+}
+
+/* ---- launches ---- */
+
+static int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int a, int b) { return a > b ? a : b; }
+
+/* Columns of a loop of kernel k over depth d. */
+static int range_end(const gale_psy_t *p, int on_edges, int d)
+{
+    return on_edges ? p->lm->nedge[d] : p->lm->ncell[d];
+}
+
+static int on_edges(const gale_psy_kernel_t *k, const gale_psy_call_t *c)
+{
+    if (k->iterates != GALE_PSY_ON_FIELD) return k->iterates == GALE_PSY_ON_EDGES;
+    for (int i = 0; i < k->narg; i++)
+        if ((k->arg[i].access & GALE_PSY_WRITE) && c->f[i]) return c->f[i]->loc == GALE_LOC_EDGE;
+    return 0;
+}
+
+/* The depth each read argument allows a loop to reach (its validity less
+ * its stencil), the least of them. */
+static int reach(const gale_psy_kernel_t *k, const gale_psy_call_t *c)
+{
+    int d = GALE_MAX_DEPTH;
+    for (int i = 0; i < k->narg; i++)
+        if ((k->arg[i].access & GALE_PSY_READ) && c->f[i])
+            d = imin(d, c->f[i]->halo_valid - k->arg[i].stencil);
+    return d;
+}
+
+int gale_psy_launch(gale_psy_t *p, const gale_psy_kernel_t *k, gale_psy_call_t *c,
+                    gale_field_t *also)
+{
+    const gale_local_t *lm = p->lm;
+    const int redundant = p->o.redundant && k->redundant, edges = on_edges(k, c);
+    int d = k->extent;
+    if (redundant) d = imax(d, imin(reach(k, c), lm->depth));
+    /* what is too stale for a loop over depth d, exchanged to the depth it
+     * needs -- or, with redundant computation, to [halo] depth so that later
+     * loops can compute into the halo instead of exchanging again */
+    gale_field_t *ex[MAXX];
+    int nx = 0, xdepth = 0, maxst = 0;
+    for (int i = 0; i < k->narg; i++) {
+        gale_field_t *f = c->f[i];
+        if (!(k->arg[i].access & GALE_PSY_READ) || !f) continue;
+        const int need = d + k->arg[i].stencil;
+        if (f->halo_valid >= need) continue;
+        int dup = 0;
+        for (int j = 0; j < nx; j++) dup |= ex[j] == f;
+        if (dup) continue;
+        GALE_ASSERT(nx < MAXX && need <= lm->depth);
+        ex[nx++] = f;
+        xdepth = imax(xdepth, p->o.redundant ? imax(need, p->o.depth) : need);
+        maxst = imax(maxst, k->arg[i].stencil);
+    }
+    if (nx == 0) {
+        const int i1 = range_end(p, edges, d);
+        if (i1 > 0) k->run(c, 0, i1);
+    } else {
+        int dup = 0;
+        for (int j = 0; also && j < nx; j++) dup |= ex[j] == also;
+        if (also && !dup && p->o.redundant && xdepth >= 2 && also->halo_valid < xdepth) {
+            GALE_ASSERT(nx < MAXX);
+            ex[nx++] = also;
+        }
+        gale_halo_t *h[MAXX];
+        for (int j = 0; j < nx; j++) {
+            int slot = 0;
+            for (int i = 0; i < j; i++)
+                slot += ex[i]->loc == ex[j]->loc && ex[i]->nlev == ex[j]->nlev &&
+                        ex[i]->stride == ex[j]->stride && ex[i]->elem == ex[j]->elem;
+            GALE_CALL(plan_get(p, ex[j], xdepth, slot, &h[j]));
+            GALE_CALL(gale_halo_begin(h[j], ex[j]->data));
+        }
+        /* overlap: owned cells none of whose neighbours is in the halo need
+         * no halo data from a depth-1 stencil; they run while messages fly */
+        int split = 0;
+        if (p->o.overlap && !edges && k->extent == 0 && maxst <= 1) {
+            split = lm->ncell_inner;
+            if (split > 0) k->run(c, 0, split);
+        }
+        for (int j = 0; j < nx; j++) {
+            GALE_CALL(gale_halo_end(h[j], ex[j]->data));
+            ex[j]->halo_valid = xdepth;
+        }
+        if (redundant) d = imax(k->extent, imin(reach(k, c), lm->depth));
+        /* on one rank the interior is every column: no empty launch */
+        const int i1 = range_end(p, edges, d);
+        if (split < i1) k->run(c, split, i1);
+    }
+    for (int i = 0; i < k->narg; i++)
+        if ((k->arg[i].access & GALE_PSY_WRITE) && c->f[i]) c->f[i]->halo_valid = d;
+    return GALE_OK;
+}

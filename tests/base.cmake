@@ -1,0 +1,8 @@
+# The MPI part of base/ (gale_base_mpi): min/mean/max over ranks with the bits
+# of the reductions it replaced, and the error agreement, on 1 and 3 ranks.
+add_executable(test_base_mpi test_base_mpi.c)
+target_include_directories(test_base_mpi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(test_base_mpi PRIVATE gale_base_mpi m)
+foreach(np 1 3)
+  gale_mpi_test(base_mpi_np${np} ${np} $<TARGET_FILE:test_base_mpi>)
+endforeach()
