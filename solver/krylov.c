@@ -52,10 +52,16 @@ const char *gale_solver_pc_name(int pc)
 static int imin(int a, int b) { return a < b ? a : b; }
 
 /* out = a x + b y */
-#define lin(s, out, a, x, b, y) GALE_CALL(gale_psy_axpby((s)->psy, out, a, x, b, y))
-#define copy(s, out, x) GALE_CALL(gale_psy_copy((s)->psy, out, x))
+static int lin(S *s, gale_field_t *out, double a, gale_field_t *x, double b, gale_field_t *y)
+{
+    return gale_psy_axpby(s->psy, out, a, x, b, y);
+}
+
 /* z = M^-1 r */
-#define precond(s, r, z) GALE_CALL(gale_psy_precond((s)->psy, (s)->o.preconditioner, r, z))
+static int precond(S *s, gale_field_t *r, gale_field_t *z)
+{
+    return gale_psy_precond(s->psy, s->o.preconditioner, r, z);
+}
 
 /* y = A x; comp: a vector that redundant computation will need in the halo */
 static int apply(S *s, gale_field_t *x, gale_field_t *y, gale_field_t *comp)
@@ -127,9 +133,9 @@ static int cg(S *s, gale_field_t *b, gale_field_t *x, int *ok)
 {
     gale_field_t *r = &s->v[0], *z = &s->v[1], *p = &s->v[2], *q = &s->v[3];
     GALE_CALL(apply(s, x, q, b));
-    lin(s, r, 1.0, b, -1.0, q);
-    precond(s, r, z);
-    copy(s, p, z);
+    GALE_CALL(lin(s, r, 1.0, b, -1.0, q));
+    GALE_CALL(precond(s, r, z));
+    GALE_CALL(gale_psy_copy(s->psy, p, z));
     double d[3];
     GALE_CALL(dots(s, 3, (gale_field_t *[]){r, r, b}, (gale_field_t *[]){z, r, b}, d));
     double rz = d[0], bnorm = sqrt(d[2]);
@@ -139,14 +145,14 @@ static int cg(S *s, gale_field_t *b, gale_field_t *x, int *ok)
         double pq;
         GALE_CALL(dots(s, 1, &p, &q, &pq));
         double alpha = rz / pq;
-        lin(s, x, 1.0, x, alpha, p);
-        lin(s, r, 1.0, r, -alpha, q);
-        precond(s, r, z);
+        GALE_CALL(lin(s, x, 1.0, x, alpha, p));
+        GALE_CALL(lin(s, r, 1.0, r, -alpha, q));
+        GALE_CALL(precond(s, r, z));
         GALE_CALL(dots(s, 2, (gale_field_t *[]){r, r}, (gale_field_t *[]){z, r}, d));
         if ((*ok = converged(s, it, sqrt(d[1]), bnorm))) return GALE_OK;
         double beta = d[0] / rz;
         rz = d[0];
-        lin(s, p, 1.0, z, beta, p);
+        GALE_CALL(lin(s, p, 1.0, z, beta, p));
     }
     return GALE_OK;
 }
@@ -165,12 +171,12 @@ static int pipecg(S *s, gale_field_t *b, gale_field_t *x, int *ok)
     for (int it = 0; it <= s->o.max_iterations; it++) {
         if (replace) {
             GALE_CALL(apply(s, x, t, b));
-            lin(s, r, 1.0, b, -1.0, t);
-            precond(s, r, u);
+            GALE_CALL(lin(s, r, 1.0, b, -1.0, t));
+            GALE_CALL(precond(s, r, u));
             GALE_CALL(apply(s, u, w, NULL));
             if (it > 0) { /* keep the search directions, refresh their images */
                 GALE_CALL(apply(s, p, ss, NULL));
-                precond(s, ss, q);
+                GALE_CALL(precond(s, ss, q));
                 GALE_CALL(apply(s, q, z, NULL));
             }
             replace = 0;
@@ -183,7 +189,7 @@ static int pipecg(S *s, gale_field_t *b, gale_field_t *x, int *ok)
         gale_psy_sum_dot(&sum, r, r, NULL, NULL);
         if (it == 0) gale_psy_sum_dot(&sum, b, b, NULL, NULL);
         GALE_CALL(gale_psy_sum_start(s->gs, &sum));
-        precond(s, w, m);
+        GALE_CALL(precond(s, w, m));
         GALE_CALL(apply(s, m, n, NULL));
         double d[4];
         GALE_CALL(gale_psy_sum_finish(s->gs, &sum, d));
@@ -208,14 +214,14 @@ static int pipecg(S *s, gale_field_t *b, gale_field_t *x, int *ok)
         } else {
             alpha = gamma / delta;
         }
-        lin(s, z, 1.0, n, beta, z);
-        lin(s, q, 1.0, m, beta, q);
-        lin(s, ss, 1.0, w, beta, ss);
-        lin(s, p, 1.0, u, beta, p);
-        lin(s, x, 1.0, x, alpha, p);
-        lin(s, r, 1.0, r, -alpha, ss);
-        lin(s, u, 1.0, u, -alpha, q);
-        lin(s, w, 1.0, w, -alpha, z);
+        GALE_CALL(lin(s, z, 1.0, n, beta, z));
+        GALE_CALL(lin(s, q, 1.0, m, beta, q));
+        GALE_CALL(lin(s, ss, 1.0, w, beta, ss));
+        GALE_CALL(lin(s, p, 1.0, u, beta, p));
+        GALE_CALL(lin(s, x, 1.0, x, alpha, p));
+        GALE_CALL(lin(s, r, 1.0, r, -alpha, ss));
+        GALE_CALL(lin(s, u, 1.0, u, -alpha, q));
+        GALE_CALL(lin(s, w, 1.0, w, -alpha, z));
         gamma_old = gamma;
         alpha_old = alpha;
         if (s->o.replace_every > 0 && (it + 1) % s->o.replace_every == 0) replace = 1;
@@ -230,15 +236,15 @@ static int bicgstab(S *s, gale_field_t *b, gale_field_t *x, int *ok)
     gale_field_t *r = &s->v[0], *rh = &s->v[1], *p = &s->v[2], *v = &s->v[3];
     gale_field_t *y = &s->v[4], *sv = &s->v[5], *z = &s->v[6], *t = &s->v[7];
     GALE_CALL(apply(s, x, t, b));
-    lin(s, r, 1.0, b, -1.0, t);
-    copy(s, rh, r);
-    copy(s, p, r);
+    GALE_CALL(lin(s, r, 1.0, b, -1.0, t));
+    GALE_CALL(gale_psy_copy(s->psy, rh, r));
+    GALE_CALL(gale_psy_copy(s->psy, p, r));
     double d[3];
     GALE_CALL(dots(s, 3, (gale_field_t *[]){rh, r, b}, (gale_field_t *[]){r, r, b}, d));
     double rho = d[0], bnorm = sqrt(d[2]);
     if ((*ok = converged(s, 0, sqrt(d[1]), bnorm))) return GALE_OK;
     for (int it = 1; it <= s->o.max_iterations; it++) {
-        precond(s, p, y);
+        GALE_CALL(precond(s, p, y));
         GALE_CALL(apply(s, y, v, NULL));
         double rhv;
         GALE_CALL(dots(s, 1, &rh, &v, &rhv));
@@ -246,22 +252,22 @@ static int bicgstab(S *s, gale_field_t *b, gale_field_t *x, int *ok)
             GALE_ERROR(GALE_ERR_SOLVER, "bicgstab breakdown at iteration %d (rho = %g, (r^,v) = %g)",
                        it, rho, rhv);
         double alpha = rho / rhv;
-        lin(s, sv, 1.0, r, -alpha, v);
-        precond(s, sv, z);
+        GALE_CALL(lin(s, sv, 1.0, r, -alpha, v));
+        GALE_CALL(precond(s, sv, z));
         GALE_CALL(apply(s, z, t, NULL));
         GALE_CALL(dots(s, 2, (gale_field_t *[]){t, t}, (gale_field_t *[]){sv, t}, d));
         double omega = d[1] > 0 ? d[0] / d[1] : 0;
-        lin(s, x, 1.0, x, alpha, y);
-        lin(s, x, 1.0, x, omega, z);
-        lin(s, r, 1.0, sv, -omega, t);
+        GALE_CALL(lin(s, x, 1.0, x, alpha, y));
+        GALE_CALL(lin(s, x, 1.0, x, omega, z));
+        GALE_CALL(lin(s, r, 1.0, sv, -omega, t));
         GALE_CALL(dots(s, 2, (gale_field_t *[]){rh, r}, (gale_field_t *[]){r, r}, d));
         if ((*ok = converged(s, it, sqrt(d[1]), bnorm))) return GALE_OK;
         if (omega == 0)
             GALE_ERROR(GALE_ERR_SOLVER, "bicgstab breakdown at iteration %d (omega = 0)", it);
         double beta = (d[0] / rho) * (alpha / omega);
         rho = d[0];
-        lin(s, t, 1.0, p, -omega, v);
-        lin(s, p, 1.0, r, beta, t);
+        GALE_CALL(lin(s, t, 1.0, p, -omega, v));
+        GALE_CALL(lin(s, p, 1.0, r, beta, t));
     }
     return GALE_OK;
 }
@@ -276,7 +282,7 @@ static int gcr(S *s, gale_field_t *b, gale_field_t *x, int *ok)
     for (int j = 0; j < k; j++) zz[j] = &s->v[2 + j], ww[j] = &s->v[2 + k + j];
     double wn[32], d[34];
     GALE_CALL(apply(s, x, t, b));
-    lin(s, r, 1.0, b, -1.0, t);
+    GALE_CALL(lin(s, r, 1.0, b, -1.0, t));
     GALE_CALL(dots(s, 2, (gale_field_t *[]){r, b}, (gale_field_t *[]){r, b}, d));
     double bnorm = sqrt(d[1]);
     if ((*ok = converged(s, 0, sqrt(d[0]), bnorm))) return GALE_OK;
@@ -284,23 +290,23 @@ static int gcr(S *s, gale_field_t *b, gale_field_t *x, int *ok)
     while (it < s->o.max_iterations) {
         for (int j = 0; j < k && it < s->o.max_iterations; j++) {
             it++;
-            precond(s, r, zz[j]);
+            GALE_CALL(precond(s, r, zz[j]));
             GALE_CALL(apply(s, zz[j], ww[j], NULL));
             if (j > 0) {
                 gale_field_t *a[32];
                 for (int i = 0; i < j; i++) a[i] = ww[j];
                 GALE_CALL(dots(s, j, a, ww, d));
                 for (int i = 0; i < j; i++) {
-                    lin(s, ww[j], 1.0, ww[j], -d[i] / wn[i], ww[i]);
-                    lin(s, zz[j], 1.0, zz[j], -d[i] / wn[i], zz[i]);
+                    GALE_CALL(lin(s, ww[j], 1.0, ww[j], -d[i] / wn[i], ww[i]));
+                    GALE_CALL(lin(s, zz[j], 1.0, zz[j], -d[i] / wn[i], zz[i]));
                 }
             }
             GALE_CALL(dots(s, 2, (gale_field_t *[]){ww[j], r}, (gale_field_t *[]){ww[j], ww[j]}, d));
             wn[j] = d[0];
             if (wn[j] == 0) GALE_ERROR(GALE_ERR_SOLVER, "gcr breakdown at iteration %d", it);
             double alpha = d[1] / wn[j];
-            lin(s, x, 1.0, x, alpha, zz[j]);
-            lin(s, r, 1.0, r, -alpha, ww[j]);
+            GALE_CALL(lin(s, x, 1.0, x, alpha, zz[j]));
+            GALE_CALL(lin(s, r, 1.0, r, -alpha, ww[j]));
             GALE_CALL(dots(s, 1, &r, &r, d));
             if ((*ok = converged(s, it, sqrt(d[0]), bnorm))) return GALE_OK;
         }
