@@ -35,6 +35,11 @@ int gale_field_create(gale_field_t *f, const char *name, gale_loc_t loc, int lay
                       const gale_local_t *lm);
 void gale_field_free(gale_field_t *f);
 static inline int gale_pad8(int n) { return (n + 7) / 8 * 8; }
+/* One halo plan and one launch shape serve fields alike in these. */
+static inline int gale_field_same_shape(const gale_field_t *a, const gale_field_t *b)
+{
+    return a->loc == b->loc && a->nlev == b->nlev && a->stride == b->stride && a->elem == b->elem;
+}
 static inline double *gale_fd(const gale_field_t *f) { return (double *)f->data; }
 static inline float *gale_ff(const gale_field_t *f) { return (float *)f->data; }
 

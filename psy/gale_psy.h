@@ -52,7 +52,6 @@ void gale_psy_destroy(gale_psy_t **p);
  * launches use ([halo] depth with redundant computation, else 1).
  * Collective the first time a field of f's shape is asked for. */
 int gale_psy_halo_size(gale_psy_t *p, const gale_field_t *f, long long *bytes, long long *msgs);
-const gale_psy_opts_t *gale_psy_opts(const gale_psy_t *p);
 MPI_Comm gale_psy_comm(const gale_psy_t *p);
 const gale_local_t *gale_psy_local_mesh(const gale_psy_t *p);
 const gale_kmesh_t *gale_psy_kmesh(const gale_psy_t *p);

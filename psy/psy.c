@@ -20,7 +20,8 @@
 #define MAXX 4     /* fields exchanged together by one launch */
 
 typedef struct {
-    int loc, nlev, stride, elem, depth, slot;
+    gale_field_t shape; /* the field it was made for: any of the same shape uses it */
+    int depth, slot;
     gale_halo_t *h;
 } plan_t;
 
@@ -65,7 +66,6 @@ int gale_psy_kernels_init(gale_psy_t *p)
     return GALE_OK;
 }
 
-const gale_psy_opts_t *gale_psy_opts(const gale_psy_t *p) { return &p->o; }
 MPI_Comm gale_psy_comm(const gale_psy_t *p) { return p->comm; }
 const gale_local_t *gale_psy_local_mesh(const gale_psy_t *p) { return p->lm; }
 const gale_kmesh_t *gale_psy_kmesh(const gale_psy_t *p) { return p->km; }
@@ -135,15 +135,14 @@ static int plan_get(gale_psy_t *p, const gale_field_t *f, int depth, int slot, g
 {
     for (int i = 0; i < p->np; i++) {
         plan_t *q = &p->plan[i];
-        if (q->loc == f->loc && q->nlev == f->nlev && q->stride == f->stride &&
-            q->elem == f->elem && q->depth == depth && q->slot == slot) {
+        if (gale_field_same_shape(&q->shape, f) && q->depth == depth && q->slot == slot) {
             *h = q->h;
             return GALE_OK;
         }
     }
     if (p->np == MAXPLAN) GALE_ERROR(GALE_ERR_INTERNAL, "more than %d halo plans", MAXPLAN);
     plan_t *q = &p->plan[p->np];
-    *q = (plan_t){f->loc, f->nlev, f->stride, f->elem, depth, slot, NULL};
+    *q = (plan_t){*f, depth, slot, NULL};
     GALE_CALL(plan_create(p, f, depth, &q->h));
     p->np++;
     *h = q->h;
@@ -227,9 +226,7 @@ int gale_psy_launch(gale_psy_t *p, const gale_psy_kernel_t *k, gale_psy_call_t *
         gale_halo_t *h[MAXX];
         for (int j = 0; j < nx; j++) {
             int slot = 0;
-            for (int i = 0; i < j; i++)
-                slot += ex[i]->loc == ex[j]->loc && ex[i]->nlev == ex[j]->nlev &&
-                        ex[i]->stride == ex[j]->stride && ex[i]->elem == ex[j]->elem;
+            for (int i = 0; i < j; i++) slot += gale_field_same_shape(ex[i], ex[j]);
             GALE_CALL(plan_get(p, ex[j], xdepth, slot, &h[j]));
             GALE_CALL(gale_halo_begin(h[j], ex[j]->data));
         }

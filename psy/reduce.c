@@ -46,11 +46,6 @@ gale_rsum_t *gale_psy_sum_term(gale_psy_sum_t *s)
     return &s->acc[s->n++];
 }
 
-static int same_shape(const gale_field_t *a, const gale_field_t *b)
-{
-    return a->loc == b->loc && a->nlev == b->nlev && a->stride == b->stride && a->elem == b->elem;
-}
-
 /* The local parts: consecutive dots of one shape in one launch. */
 static void local_dots(const gale_gsum_t *g, gale_psy_sum_t *s)
 {
@@ -61,7 +56,7 @@ static void local_dots(const gale_gsum_t *g, gale_psy_sum_t *s)
             continue;
         }
         int m = 1;
-        while (j + m < s->n && s->dot[j + m].x && same_shape(s->dot[j + m].x, x)) m++;
+        while (j + m < s->n && s->dot[j + m].x && gale_field_same_shape(s->dot[j + m].x, x)) m++;
         gale_dotpair_t pr[GALE_GSUM_MAX];
         for (int i = 0; i < m; i++)
             pr[i] = (gale_dotpair_t){s->dot[j + i].x->data, s->dot[j + i].y->data, s->dot[j + i].wc,
