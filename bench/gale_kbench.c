@@ -50,6 +50,8 @@ typedef struct {
     int nc, ne, nl, sc, si;
     gale_field_t xf, yf, zf; /* single-precision cell fields */
     gale_rsum_t acc;
+    gale_kmesh_t kmc;        /* the next coarser level's child map, for restrict/prolong */
+    int ncc;                 /* its cells */
 } kb_t;
 
 /* ---- the kernels and their byte models: bytes a kernel must move per call
@@ -114,6 +116,21 @@ static void r_dp_f(kb_t *b) { dots(b, GALE_F32, 0); }
 static double m_dots_d(const kb_t *b) { return 8.0 * 2.0 * b->nc * b->sc; }
 static double m_dots_f(const kb_t *b) { return 4.0 * 2.0 * b->nc * b->sc; }
 
+/* multigrid: one smoother sweep (the residual from the neighbours' x, the
+ * column solve, the update); the residual alone; restriction to and
+ * prolongation from the next coarser level (its cells: C/4) */
+static void r_smooth_d(kb_t *b) { gale_k_smooth(KM, GALE_F64, 0, b->nc, 0.8, D(p), D(rhs), D(pn)); }
+static void r_smooth_f(kb_t *b) { gale_k_smooth(KM, GALE_F32, 0, b->nc, 0.8, b->xf.data, b->yf.data, b->zf.data); }
+static double m_smooth(const kb_t *b, int es) { return es * b->nc * (5.0 * b->nl) + b->nc * (16.0 + 6.0 * es); }
+static double m_smooth_d(const kb_t *b) { return m_smooth(b, 8); }
+static double m_smooth_f(const kb_t *b) { return m_smooth(b, 4); }
+static void r_resid_d(kb_t *b) { gale_k_residual(KM, GALE_F64, 0, b->nc, D(p), D(rhs), D(pn)); }
+static double m_resid_d(const kb_t *b) { return 8.0 * 3.0 * b->nc * b->nl + b->nc * 64.0; }
+static void r_restrict_d(kb_t *b) { gale_k_restrict(&b->kmc, GALE_F64, 0, b->ncc, D(rhs), D(pn)); }
+static double m_restrict_d(const kb_t *b) { return 8.0 * b->nl * (b->nc + b->ncc) + 16.0 * b->ncc; }
+static void r_prolong_d(kb_t *b) { gale_k_prolong(&b->kmc, GALE_F64, 0, b->ncc, D(rhs), D(pn)); }
+static double m_prolong_d(const kb_t *b) { return 8.0 * b->nl * (2.0 * b->nc + b->ncc) + 16.0 * b->ncc; }
+
 static const kdef_t kdefs[] = {
     {"grad_h", "dynamics", 8, r_grad_h, m_grad_h, "8 nl (2 E + C) + 16 E: in, out per edge; p once per cell; edge_cell, 1/d_e"},
     {"col_explicit", "dynamics", 8, r_col_explicit, m_col, "8 C (5 nl + 2): w, b, p read; rb, ws written"},
@@ -125,6 +142,11 @@ static const kdef_t kdefs[] = {
     {"pc_diag_f", "solver", 4, r_pcd_f, m_pcd_f, "4 (3 C nl)"},
     {"pc_tridiag_d", "solver", 8, r_pct_d, m_pct_d, "8 C (4 nl + 1): r, m, cu read; z written; av"},
     {"pc_tridiag_f", "solver", 4, r_pct_f, m_pct_f, "4 C (4 nl + 1)"},
+    {"smooth_d", "multigrid", 8, r_smooth_d, m_smooth_d, "8 C (5 nl) + 64 C: x once, b, m, cu read; xn written; cell_nbr, h_hs, h_ad, h_av"},
+    {"smooth_f", "multigrid", 4, r_smooth_f, m_smooth_f, "4 C (5 nl) + 40 C"},
+    {"residual_d", "multigrid", 8, r_resid_d, m_resid_d, "8 (3 C nl) + 64 C: x once, b read; r written"},
+    {"restrict_d", "multigrid", 8, r_restrict_d, m_restrict_d, "8 nl (C + C/4) + 16 C/4: fine read, coarse written; child map"},
+    {"prolong_d", "multigrid", 8, r_prolong_d, m_prolong_d, "8 nl (2 C + C/4) + 16 C/4: coarse read, fine read and written; child map"},
     {"axpby_d", "vector", 8, r_axpby_d, m_axpby_d, "8 (3 C sc): x, y read; out written"},
     {"axpby_f", "vector", 4, r_axpby_f, m_axpby_f, "4 (3 C sc)"},
     {"dots_repro_d", "sums", 8, r_dr_d, m_dots_d, "8 (2 C sc): x, y read"},
@@ -145,9 +167,11 @@ typedef struct {
 
 static void usage(FILE *f)
 {
-    fputs("usage: gale_kbench [kernels|solve|timer-cost] [options] [--section.key=value ...]\n"
+    fputs("usage: gale_kbench [kernels|solve|vcycle|timer-cost] [options] [--section.key=value ...]\n"
           "  kernels      time each launch-layer kernel (1 rank); effective GB/s, fraction of triad\n"
           "  solve        time Helmholtz solves of a model state (any rank count)\n"
+          "  vcycle       multigrid as a stand-alone solver: residual reduction per V-cycle,\n"
+          "               time and halo wait per level (needs --solver.preconditioner=multigrid)\n"
           "  timer-cost   cost of one timed region (2 gale_wtime + gale_timer_add)\n"
           "options:\n"
           "  --mesh CN --levels L   shorthand for --mesh.name=CN --extrusion.levels=L\n"
@@ -157,7 +181,7 @@ static void usage(FILE *f)
           "  --samples N            samples per kernel; the best counts (default 7)\n"
           "  --no-triad             kernels: skip the triad (no fraction of triad)\n"
           "  --warm-steps W         solve: model steps before the timed solves (default 3)\n"
-          "  --solves N             solve: at least N timed solves (default 3)\n"
+          "  --solves N             solve: at least N timed solves (default 3); vcycle: N cycles\n"
           "  --json FILE            write the results as JSON\n"
           "Other --section.key=value options go to the model configuration (gale help config).\n",
           f);
@@ -179,8 +203,9 @@ static int parse(int argc, char **argv, opts_t *o, char *buf, size_t nbuf)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
         if (!strcmp(a, "--list")) return 3;
         if (i == 1 && a[0] != '-') {
-            if (strcmp(a, "kernels") && strcmp(a, "solve") && strcmp(a, "timer-cost")) {
-                fprintf(stderr, "gale_kbench: unknown mode '%s' (kernels, solve, timer-cost)\n", a);
+            if (strcmp(a, "kernels") && strcmp(a, "solve") && strcmp(a, "vcycle") &&
+                strcmp(a, "timer-cost")) {
+                fprintf(stderr, "gale_kbench: unknown mode '%s' (kernels, solve, vcycle, timer-cost)\n", a);
                 return 2;
             }
             o->mode = a;
@@ -295,6 +320,24 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg)
         GALE_CALL(gale_k_field_register(ff[i]));
         GALE_CALL(fill(ff[i], 1.0 + 0.2 * i));
     }
+    /* the next coarser mesh of the chain and its child map (restrict, prolong) */
+    gale_chain_t ch;
+    gale_local_t lc;
+    int *child = NULL;
+    memset(&lc, 0, sizeof lc);
+    b->kmc = b->m.km;
+    b->kmc.impl = NULL;
+    if (b->m.cs.n % 2 == 0) {
+        GALE_CALL(gale_chain_build(&ch, &b->m.cs, 2, 1, GALE_PART_SFC));
+        GALE_CALL(gale_local_build(&ch.cs[1], &ch.part[1], 0, 1, &lc));
+        b->ncc = lc.ncell[0];
+        GALE_ALLOC(child, 4 * (size_t)b->ncc);
+        GALE_CALL(gale_chain_children(&b->m.cs, &b->m.lm, &ch.cs[1], &lc, child));
+        gale_chain_free(&ch);
+    }
+    b->kmc.nchild = b->ncc;
+    b->kmc.child = child;
+    GALE_CALL(gale_k_init(&b->kmc));
     const double setup_s = gale_wtime() - ts;
     const int nth = omp_get_max_threads();
     printf("gale_kbench kernels: %s (%s), kernels %s, C%d L%d: %d cells, %d edges, %d threads, "
@@ -405,6 +448,9 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg)
         gale_k_field_release(ff[i]);
         gale_field_free(ff[i]);
     }
+    gale_k_finalize(&b->kmc);
+    gale_local_free(&lc);
+    GALE_FREE(child);
     gale_model_free(&b->m);
     free(b);
     return GALE_OK;
@@ -505,6 +551,121 @@ static int run_solve(const opts_t *o, const gale_config_t *cfg)
     return GALE_OK;
 }
 
+/* ---- vcycle mode: x += M^-1 (b - A x) from x = 0, the next step's problem ---- */
+
+static int run_vcycle(const opts_t *o, const gale_config_t *cfg)
+{
+    gale_model_t *m = calloc(1, sizeof *m);
+    if (!m) GALE_ERROR(GALE_ERR_MEM, "out of memory");
+    GALE_CALL(gale_model_setup(m, cfg, MPI_COMM_WORLD));
+    const gale_mg_t *mg = gale_solver_mg(m->solver);
+    if (!mg) GALE_ERROR(GALE_ERR_INPUT, "vcycle mode needs --solver.preconditioner=multigrid");
+    for (int s = 0; s < o->warm_steps; s++) GALE_CALL(gale_model_step(m));
+    GALE_CALL(gale_model_rhs(m));
+    gale_field_t r, z;
+    GALE_CALL(gale_psy_field_create(m->psy, &r, "vc_r", GALE_LOC_CELL, m->km.nlev, 8));
+    GALE_CALL(gale_psy_field_create(m->psy, &z, "vc_z", GALE_LOC_CELL, m->km.nlev, 8));
+    if (getenv("VC_RANDOM")) { /* A x = 0 from a random x: the slowest modes */
+        double *x = gale_fd(&m->pn);
+        uint64_t z = 12345;
+        for (int c = 0; c < gale_psy_owned(m->psy, GALE_LOC_CELL); c++)
+            for (int k = 0; k < m->km.nlev; k++) {
+                z = z * 6364136223846793005ULL + 1442695040888963407ULL;
+                x[(size_t)c * m->km.sc + k] = (double)(z >> 11) / 9007199254740992.0 - 0.5;
+            }
+        GALE_CALL(gale_psy_host_wrote(m->psy, &m->pn, 0));
+        GALE_CALL(gale_psy_axpby(m->psy, &m->rhs, 0.0, &m->rhs, 0.0, &m->rhs));
+    } else if (getenv("VC_GUESS")) GALE_CALL(gale_psy_copy(m->psy, &m->pn, &m->p));
+    else GALE_CALL(gale_psy_axpby(m->psy, &m->pn, 0.0, &m->rhs, 0.0, &m->rhs)); /* x = 0 */
+    const int n = o->solves > 0 && o->solves <= 100 ? o->solves : 10;
+    double res[101], tcyc = 0;
+    const int nl = gale_mg_levels(mg);
+    gale_mg_level_stats_t s0[GALE_CHAIN_MAX];
+    for (int c = 0; c <= n; c++) {
+        GALE_CALL(gale_psy_residual(m->psy, &m->pn, &m->rhs, &r));
+        gale_psy_sum_t sum;
+        gale_psy_sum_init(&sum);
+        gale_psy_sum_dot(&sum, &r, &r, NULL, NULL);
+        GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, &res[c]));
+        res[c] = sqrt(res[c]);
+        if (c == n) break;
+        if (c == 1)
+            for (int l = 0; l < nl; l++) gale_mg_level_stats(mg, l, &s0[l]);
+        GALE_MPI(MPI_Barrier(MPI_COMM_WORLD));
+        double t0 = gale_wtime();
+        GALE_CALL(gale_mg_vcycle((gale_mg_t *)mg, &r, &z));
+        double t = gale_wtime() - t0;
+        GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+        if (c > 0) tcyc += t; /* the first cycle makes the halo plans */
+        GALE_CALL(gale_psy_axpby(m->psy, &m->pn, 1.0, &m->pn, 1.0, &z));
+    }
+    /* the asymptotic factor: the geometric mean over the cycles after the first */
+    const double first = res[1] / res[0], factor = n > 1 ? pow(res[n] / res[1], 1.0 / (n - 1)) : first;
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    double lv[GALE_CHAIN_MAX][3];
+    for (int l = 0; l < nl; l++) {
+        gale_mg_level_stats_t st;
+        gale_mg_level_stats(mg, l, &st);
+        lv[l][0] = (st.seconds - s0[l].seconds) / (n > 1 ? n - 1 : 1);
+        lv[l][1] = (st.halo_wait - s0[l].halo_wait) / (n > 1 ? n - 1 : 1);
+        lv[l][2] = (double)(st.exchanges - s0[l].exchanges) / (n > 1 ? n - 1 : 1);
+    }
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, lv, GALE_CHAIN_MAX * 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    if (rank == 0) {
+        printf("gale_kbench vcycle: C%d L%d, %d ranks x %d threads, %d levels: residual factor "
+               "%.4f per V-cycle (first %.4f), %.5f s per V-cycle\n",
+               cfg->mesh.n, m->km.nlev, m->nranks, m->nthreads, nl, factor, first,
+               n > 1 ? tcyc / (n - 1) : 0);
+        for (int l = 0; l < nl; l++) {
+            gale_mg_level_stats_t st;
+            gale_mg_level_stats(mg, l, &st);
+            printf("  level %d C%-4d %8.5f s  halo wait %8.5f s  %4.1f exchanges per V-cycle (max over ranks)\n",
+                   l, st.n, lv[l][0], lv[l][1], lv[l][2]);
+        }
+    }
+    if (rank == 0 && o->json) {
+        gale_json_t j;
+        FILE *f = json_open(o->json, &j, "vcycle");
+        if (!f) return GALE_ERR_IO;
+        char mesh[32];
+        snprintf(mesh, sizeof mesh, "C%d", cfg->mesh.n);
+        gale_json_str(&j, "mesh_name", mesh);
+        gale_json_int(&j, "levels", m->km.nlev);
+        gale_json_int(&j, "ranks", m->nranks);
+        gale_json_int(&j, "threads", m->nthreads);
+        gale_json_int(&j, "mg_levels", nl);
+        gale_json_int(&j, "cycles", n);
+        gale_json_num(&j, "factor", factor);
+        gale_json_num(&j, "factor_first", first);
+        gale_json_num(&j, "time_per_vcycle_s", n > 1 ? tcyc / (n - 1) : 0);
+        gale_json_arr(&j, "residuals");
+        for (int c = 0; c <= n; c++) gale_json_num(&j, NULL, res[c] / res[0]);
+        gale_json_end(&j, ']');
+        gale_json_arr(&j, "per_level");
+        for (int l = 0; l < nl; l++) {
+            gale_mg_level_stats_t st;
+            gale_mg_level_stats(mg, l, &st);
+            gale_json_obj(&j, NULL);
+            gale_json_int(&j, "n", st.n);
+            gale_json_num(&j, "cells", (double)st.cells);
+            gale_json_num(&j, "seconds", lv[l][0]);
+            gale_json_num(&j, "halo_wait_s", lv[l][1]);
+            gale_json_num(&j, "exchanges", lv[l][2]);
+            gale_json_end(&j, '}');
+        }
+        gale_json_end(&j, ']');
+        gale_json_config(&j, "config", cfg);
+        gale_json_close(&j);
+        if (fclose(f) != 0) GALE_ERROR(GALE_ERR_IO, "writing '%s' failed", o->json);
+    }
+    gale_psy_field_free(&r);
+    gale_psy_field_free(&z);
+    gale_model_free(m);
+    free(m);
+    return GALE_OK;
+}
+
 /* ---- timer-cost mode ---- */
 
 static int run_timer_cost(const opts_t *o)
@@ -567,7 +728,9 @@ int main(int argc, char **argv)
     int st = gale_config_load(&cfg, NULL, o.nov, o.ov, MPI_COMM_WORLD);
     if (st == GALE_OK) {
         gale_log_setup(rank, cfg.logging.level);
-        st = !strcmp(o.mode, "solve") ? run_solve(&o, &cfg) : run_kernels(&o, &cfg);
+        st = !strcmp(o.mode, "solve")    ? run_solve(&o, &cfg)
+             : !strcmp(o.mode, "vcycle") ? run_vcycle(&o, &cfg)
+                                         : run_kernels(&o, &cfg);
     }
     if (st != GALE_OK && !gale_error_collective(st)) MPI_Abort(MPI_COMM_WORLD, st);
     MPI_Finalize();

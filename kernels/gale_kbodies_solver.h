@@ -11,8 +11,8 @@
  * target, so every build still gives the same bits, while -ffp-contract=off
  * keeps the compilers from fusing anything else. The split between fma and
  * separate multiplies and adds balances the two multiply and two add pipes. */
-static inline void GALE_KB(gale_kb_helmholtz)(const gale_kmesh_t *km, int c,
-                                              const GALE_R *restrict x, GALE_R *restrict y)
+static inline void GALE_KB(gale_kb_helm_col)(const gale_kmesh_t *km, int c,
+                                             const GALE_R *restrict x, GALE_R *restrict y0)
 {
     const int nl = km->nlev, sc = km->sc;
     const int *nb = km->cell_nbr + 4 * c;
@@ -24,7 +24,6 @@ static inline void GALE_KB(gale_kb_helmholtz)(const gale_kmesh_t *km, int c,
     const GALE_R *x0 = x + (size_t)c * sc;
     const GALE_R *xw = x + (size_t)nb[0] * sc, *xs = x + (size_t)nb[1] * sc;
     const GALE_R *xe = x + (size_t)nb[2] * sc, *xn = x + (size_t)nb[3] * sc;
-    GALE_R *y0 = y + (size_t)c * sc;
 #define GALE_HORIZ(k)                                                                      \
     (dz[k] * GALE_FMA(s, x0[k], -(GALE_FMA(h1, xs[k], h0 * xw[k]) +                         \
                                   GALE_FMA(h3, xn[k], h2 * xe[k]))))
@@ -43,6 +42,23 @@ static inline void GALE_KB(gale_kb_helmholtz)(const gale_kmesh_t *km, int c,
     y0[nl - 1] = GALE_FMA(av, rdzi[nl - 1] * (x0[nl - 1] - x0[nl - 2]), GALE_HORIZ(nl - 1));
 #undef GALE_HORIZ
 }
+static inline void GALE_KB(gale_kb_helmholtz)(const gale_kmesh_t *km, int c,
+                                              const GALE_R *restrict x, GALE_R *restrict y)
+{
+    GALE_KB(gale_kb_helm_col)(km, c, x, y + (size_t)c * km->sc);
+}
+
+/* r = b - A x on one column: the multigrid residual (docs/multigrid.md) */
+static inline void GALE_KB(gale_kb_residual)(const gale_kmesh_t *km, int c,
+                                             const GALE_R *restrict x, const GALE_R *restrict b,
+                                             GALE_R *restrict r)
+{
+    const int nl = km->nlev;
+    const size_t o = (size_t)c * km->sc;
+    GALE_KB(gale_kb_helm_col)(km, c, x, r + o);
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) r[o + k] = b[o + k] - r[o + k];
+}
 
 /* z = r / diag(A) on one column */
 static inline void GALE_KB(gale_kb_pc_diag)(const gale_kmesh_t *km, int c,
@@ -53,6 +69,29 @@ static inline void GALE_KB(gale_kb_pc_diag)(const gale_kmesh_t *km, int c,
     const GALE_R *d = km->GALE_KM(diag_inv) + o;
     GALE_SIMD
     for (int k = 0; k < nl; k++) z[o + k] = r[o + k] * d[k];
+}
+
+/* The forward and back substitutions of the column tridiagonal solve, in
+ * place on a transposed batch t[k][lane] (the factors: see below). */
+static inline void GALE_KB(gale_kb_tri_sweeps)(const gale_kmesh_t *km, int batch,
+                                               GALE_R *restrict t)
+{
+    const int nl = km->nlev, L = GALE_LANES;
+    const GALE_R *m = km->GALE_KM(tri_m) + (size_t)batch * nl * L;
+    const GALE_R *cu = km->GALE_KM(tri_c) + (size_t)batch * nl * L;
+    const GALE_R *av = km->GALE_KM(h_av) + (size_t)batch * L;
+    const GALE_R *rdzi = km->GALE_KM(rdzi);
+    GALE_SIMD
+    for (int l = 0; l < L; l++) t[l] = t[l] * m[l];
+    for (int k = 1; k < nl; k++) {
+        GALE_SIMD
+        for (int l = 0; l < L; l++)
+            t[k * L + l] = (t[k * L + l] + av[l] * rdzi[k] * t[(k - 1) * L + l]) * m[k * L + l];
+    }
+    for (int k = nl - 2; k >= 0; k--) {
+        GALE_SIMD
+        for (int l = 0; l < L; l++) t[k * L + l] = t[k * L + l] - cu[k * L + l] * t[(k + 1) * L + l];
+    }
 }
 
 /* The vertical tridiagonal solve for one batch of GALE_LANES columns
@@ -103,17 +142,75 @@ static inline void GALE_KB(gale_kb_tridiag_batch)(const gale_kmesh_t *km, int ba
         else
             for (int k = 0; k < nl; k++) t[k * L + l] = (GALE_R)0;
     }
-    GALE_SIMD
-    for (int l = 0; l < L; l++) t[l] = t[l] * m[l];
-    for (int k = 1; k < nl; k++) {
-        GALE_SIMD
-        for (int l = 0; l < L; l++)
-            t[k * L + l] = (t[k * L + l] + av[l] * rdzi[k] * t[(k - 1) * L + l]) * m[k * L + l];
-    }
-    for (int k = nl - 2; k >= 0; k--) {
-        GALE_SIMD
-        for (int l = 0; l < L; l++) t[k * L + l] = t[k * L + l] - cu[k * L + l] * t[(k + 1) * L + l];
-    }
+    GALE_KB(gale_kb_tri_sweeps)(km, batch, t);
     for (int l = l0; l < l1; l++)
         for (int k = 0; k < nl; k++) zb[(size_t)l * sc + k] = t[k * L + l];
+}
+
+/* ---- multigrid (docs/multigrid.md) ---- */
+
+/* One sweep of LFRic's smoother, block Jacobi with the exact column solve,
+ * on one batch of GALE_LANES columns: xn = x + rho H_z^-1 (b - A x), or
+ * xn = rho H_z^-1 b when x is NULL (a zero first guess). The residual of
+ * each column is formed by the operator's own column body into col (sc
+ * values) and transposed into t (nlev x GALE_LANES); lanes outside
+ * [l0, l1) are zero and written nowhere. */
+static inline void GALE_KB(gale_kb_smooth_batch)(const gale_kmesh_t *km, int batch, int l0,
+                                                 int l1, GALE_R rho, const GALE_R *restrict x,
+                                                 const GALE_R *restrict b, GALE_R *restrict xn,
+                                                 GALE_R *restrict t, GALE_R *restrict col)
+{
+    const int nl = km->nlev, sc = km->sc, L = GALE_LANES, c0 = batch * L;
+    for (int l = 0; l < L; l++) {
+        const size_t o = (size_t)(c0 + l) * sc;
+        if (l < l0 || l >= l1) {
+            for (int k = 0; k < nl; k++) t[k * L + l] = (GALE_R)0;
+        } else if (x) {
+            GALE_KB(gale_kb_helm_col)(km, c0 + l, x, col);
+            for (int k = 0; k < nl; k++) t[k * L + l] = b[o + k] - col[k];
+        } else {
+            for (int k = 0; k < nl; k++) t[k * L + l] = b[o + k];
+        }
+    }
+    GALE_KB(gale_kb_tri_sweeps)(km, batch, t);
+    for (int l = l0; l < l1; l++) {
+        const size_t o = (size_t)(c0 + l) * sc;
+        if (x)
+            for (int k = 0; k < nl; k++) xn[o + k] = GALE_FMA(rho, t[k * L + l], x[o + k]);
+        else
+            for (int k = 0; k < nl; k++) xn[o + k] = rho * t[k * L + l];
+    }
+}
+
+/* Restriction to owned coarse cell c (kmc: the coarse level, whose child
+ * map names the four fine cells): the unweighted average, column by column
+ * (LFRic's restrict_scalar_unweighted). Fine and coarse columns have the
+ * same stride. */
+static inline void GALE_KB(gale_kb_restrict)(const gale_kmesh_t *kmc, int c,
+                                             const GALE_R *restrict fine,
+                                             GALE_R *restrict coarse)
+{
+    const int nl = kmc->nlev, sc = kmc->sc;
+    const int *ch = kmc->child + 4 * c;
+    const GALE_R *f0 = fine + (size_t)ch[0] * sc, *f1 = fine + (size_t)ch[1] * sc;
+    const GALE_R *f2 = fine + (size_t)ch[2] * sc, *f3 = fine + (size_t)ch[3] * sc;
+    GALE_R *x = coarse + (size_t)c * sc;
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) x[k] = (GALE_R)0.25 * ((f0[k] + f1[k]) + (f2[k] + f3[k]));
+}
+
+/* Prolongation from owned coarse cell c by injection: its value is added to
+ * each of its four fine cells (LFRic's prolong_scalar_unweighted). */
+static inline void GALE_KB(gale_kb_prolong)(const gale_kmesh_t *kmc, int c,
+                                            const GALE_R *restrict coarse,
+                                            GALE_R *restrict fine)
+{
+    const int nl = kmc->nlev, sc = kmc->sc;
+    const int *ch = kmc->child + 4 * c;
+    const GALE_R *x = coarse + (size_t)c * sc;
+    for (int q = 0; q < 4; q++) {
+        GALE_R *f = fine + (size_t)ch[q] * sc;
+        GALE_SIMD
+        for (int k = 0; k < nl; k++) f[k] += x[k];
+    }
 }

@@ -55,6 +55,10 @@ typedef struct {
     const float *tri_m_f, *tri_c_f;
     const double *diag_inv;  /* [ncell*sc] 1/diag(A) */
     const float *diag_inv_f;
+    /* a coarse multigrid level only (else 0, NULL): its owned cells' four
+     * children on the next finer level, as local indices there */
+    int nchild;              /* owned cells */
+    const int *child;        /* [4*nchild] */
     void *impl;              /* launch-layer private data (scratch, device copies) */
 } gale_kmesh_t;
 
@@ -145,6 +149,20 @@ void gale_k_convert(int prec_in, const void *x, int prec_out, void *out, int c0,
 void gale_k_helmholtz(const gale_kmesh_t *km, int prec, int c0, int c1, const void *x, void *y);
 void gale_k_pc_diag(const gale_kmesh_t *km, int prec, int c0, int c1, const void *r, void *z);
 void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const void *r, void *z);
+
+/* ---- multigrid (docs/multigrid.md): kmc is the coarse level (its child map) ---- */
+/* r = b - A x */
+void gale_k_residual(const gale_kmesh_t *km, int prec, int c0, int c1, const void *x,
+                     const void *b, void *r);
+/* One smoother sweep: xn = x + rho H_z^-1 (b - A x); x NULL: xn = rho H_z^-1 b */
+void gale_k_smooth(const gale_kmesh_t *km, int prec, int c0, int c1, double rho, const void *x,
+                   const void *b, void *xn);
+/* coarse = the average of each coarse cell's four fine cells, coarse cells [c0,c1) */
+void gale_k_restrict(const gale_kmesh_t *kmc, int prec, int c0, int c1, const void *fine,
+                     void *coarse);
+/* fine += the value of its coarse cell, coarse cells [c0,c1) */
+void gale_k_prolong(const gale_kmesh_t *kmc, int prec, int c0, int c1, const void *coarse,
+                    void *fine);
 
 /* ---- local parts of global sums ----
  * A reproducible sum holds the exact sum of the values added to it in fixed

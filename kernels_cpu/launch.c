@@ -35,7 +35,8 @@ int gale_k_init(gale_kmesh_t *km)
     cpu_impl_t *im = NULL;
     GALE_ALLOC(im, 1);
     im->nthreads = omp_get_max_threads();
-    im->per_thread = (size_t)km->nlev * GALE_LANES * sizeof(double);
+    /* a transposed batch, and one column for the smoother's residual */
+    im->per_thread = ((size_t)km->nlev * GALE_LANES + (size_t)km->sc) * sizeof(double);
     char *s = NULL;
     GALE_ALLOC(s, im->per_thread * (size_t)im->nthreads);
     im->scratch = s;
@@ -194,6 +195,73 @@ void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const v
         }
     }
     TSTOP(KT_PC);
+}
+
+/* ---- multigrid ---- */
+
+void gale_k_residual(const gale_kmesh_t *km, int prec, int c0, int c1, const void *x,
+                     const void *b, void *r)
+{
+    TSTART;
+    if (prec == GALE_F64) {
+#pragma omp parallel for schedule(static)
+        for (int c = c0; c < c1; c++) gale_kb_residual_d(km, c, x, b, r);
+    } else {
+#pragma omp parallel for schedule(static)
+        for (int c = c0; c < c1; c++) gale_kb_residual_f(km, c, x, b, r);
+    }
+    TSTOP(KT_HELM);
+}
+
+void gale_k_smooth(const gale_kmesh_t *km, int prec, int c0, int c1, double rho, const void *x,
+                   const void *b, void *xn)
+{
+    TSTART;
+    const cpu_impl_t *im = km->impl;
+    const int L = GALE_LANES, b0 = c0 / L, b1 = (c1 + L - 1) / L;
+    const size_t nt = (size_t)km->nlev * L;
+#pragma omp parallel
+    {
+        void *t = (char *)im->scratch + im->per_thread * (size_t)omp_get_thread_num();
+#pragma omp for schedule(static)
+        for (int bt = b0; bt < b1; bt++) {
+            int l0, l1;
+            gale_kb_batch_lanes(bt, c0, c1, &l0, &l1);
+            if (prec == GALE_F64)
+                gale_kb_smooth_batch_d(km, bt, l0, l1, rho, x, b, xn, t, (double *)t + nt);
+            else
+                gale_kb_smooth_batch_f(km, bt, l0, l1, (float)rho, x, b, xn, t, (float *)t + nt);
+        }
+    }
+    TSTOP(KT_SMOOTH);
+}
+
+void gale_k_restrict(const gale_kmesh_t *kmc, int prec, int c0, int c1, const void *fine,
+                     void *coarse)
+{
+    TSTART;
+    if (prec == GALE_F64) {
+#pragma omp parallel for schedule(static)
+        for (int c = c0; c < c1; c++) gale_kb_restrict_d(kmc, c, fine, coarse);
+    } else {
+#pragma omp parallel for schedule(static)
+        for (int c = c0; c < c1; c++) gale_kb_restrict_f(kmc, c, fine, coarse);
+    }
+    TSTOP(KT_GRID);
+}
+
+void gale_k_prolong(const gale_kmesh_t *kmc, int prec, int c0, int c1, const void *coarse,
+                    void *fine)
+{
+    TSTART;
+    if (prec == GALE_F64) {
+#pragma omp parallel for schedule(static)
+        for (int c = c0; c < c1; c++) gale_kb_prolong_d(kmc, c, coarse, fine);
+    } else {
+#pragma omp parallel for schedule(static)
+        for (int c = c0; c < c1; c++) gale_kb_prolong_f(kmc, c, coarse, fine);
+    }
+    TSTOP(KT_GRID);
 }
 
 /* ---- global-sum local parts ---- */

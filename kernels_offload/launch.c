@@ -53,7 +53,7 @@ static struct {
 
 /* Read-only host arrays mapped to the device (kmesh, dot weights): unmapped
  * at gale_k_finalize, before their owners free them. */
-#define MAXMAP 64
+#define MAXMAP 512
 static struct {
     const void *p;
     size_t bytes;
@@ -62,8 +62,11 @@ static int nmaps;
 
 typedef struct {
     gale_kmesh_t *kd; /* the kmesh with kernel addresses: on the device, or a host copy */
-    void *scratch;    /* tridiagonal batches: [batch][nlev][GALE_LANES] doubles */
+    void *scratch;    /* per batch: [nlev][GALE_LANES] + [sc] doubles (tridiagonal, smoother) */
+    const void *own[32]; /* the arrays gale_k_init mapped for this kmesh (one per level) */
+    int nown;
 } off_impl_t;
+static int nkmesh; /* kmeshes initialised and not finalised */
 #define KD(km) (((const off_impl_t *)(km)->impl)->kd)
 
 static int kt[KT_N]; /* kernel timers (gale_ktimers.h) */
@@ -125,9 +128,11 @@ void gale_koff_unmap(const void *host)
 {
     for (int i = 0; i < nmaps; i++)
         if (maps[i].p == host) {
+            /* release, not delete: levels of the multigrid chain map some
+             * arrays (the vertical grid) once each */
             const char *c = host;
             size_t b = maps[i].bytes;
-#pragma omp target exit data map(delete : c[0 : b]) device(g.dev)
+#pragma omp target exit data map(release : c[0 : b]) device(g.dev)
             maps[i] = maps[--nmaps];
             return;
         }
@@ -302,8 +307,12 @@ int gale_k_init(gale_kmesh_t *km)
              {km->h_ad_f, na * F},        {km->h_av_f, na * F},         {km->h_hs_f, 4 * na * F},
              {km->dz_f, nl * F},          {km->rdzi_f, (nl + 1) * F},   {km->tri_m, na * nl * D},
              {km->tri_c, na * nl * D},    {km->tri_m_f, na * nl * F},   {km->tri_c_f, na * nl * F},
-             {km->diag_inv, na * sc * D}, {km->diag_inv_f, na * sc * F}};
+             {km->diag_inv, na * sc * D}, {km->diag_inv_f, na * sc * F},
+             {km->child, 4 * (size_t)km->nchild * I}};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) map_to(a[i].p, a[i].bytes);
+    for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) im->own[i] = a[i].p;
+    im->nown = (int)(sizeof a / sizeof a[0]);
+    nkmesh++;
     gale_kmesh_t t = *km;
     t.impl = NULL;
     t.cell_nbr = dptr(km->cell_nbr), t.cell_edge = dptr(km->cell_edge);
@@ -316,7 +325,9 @@ int gale_k_init(gale_kmesh_t *km)
     t.tri_m = dptr(km->tri_m), t.tri_c = dptr(km->tri_c);
     t.tri_m_f = dptr(km->tri_m_f), t.tri_c_f = dptr(km->tri_c_f);
     t.diag_inv = dptr(km->diag_inv), t.diag_inv_f = dptr(km->diag_inv_f);
-    const size_t sbytes = na * nl * D;
+    t.child = dptr(km->child);
+    /* per batch: the transposed columns and the smoother's residual column */
+    const size_t sbytes = na / GALE_LANES * (nl * GALE_LANES + sc) * D;
     if (g.unified) {
         GALE_ALLOC(im->kd, 1);
         *im->kd = t;
@@ -347,12 +358,16 @@ void gale_k_finalize(gale_kmesh_t *km)
         omp_target_free(im->kd, g.dev);
         omp_target_free(im->scratch, g.dev);
     }
-    for (int i = 0; i < nmaps; i++) {
-        const char *c = maps[i].p;
-        size_t b = maps[i].bytes;
-#pragma omp target exit data map(delete : c[0 : b]) device(g.dev)
+    /* this kmesh's arrays; with the last kmesh everything still mapped */
+    for (int i = 0; i < im->nown; i++) gale_koff_unmap(im->own[i]);
+    if (--nkmesh == 0) {
+        for (int i = 0; i < nmaps; i++) {
+            const char *c = maps[i].p;
+            size_t b = maps[i].bytes;
+#pragma omp target exit data map(release : c[0 : b]) device(g.dev)
+        }
+        nmaps = 0;
     }
-    nmaps = 0;
     gale_free(im);
     km->impl = NULL;
 }
@@ -559,6 +574,89 @@ void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const v
         else gale_kb_tridiag_batch_f(kd, b, l0, l1, dr, dz, (float *)pool + b * per);
     }
     TSTOP(KT_PC);
+}
+
+/* ---- multigrid: every level's fields and maps stay on the device ---- */
+
+void gale_k_residual(const gale_kmesh_t *km, int prec, int c0, int c1, const void *x,
+                     const void *b, void *r)
+{
+    if (c1 <= c0) return;
+    TSTART;
+    const gale_kmesh_t *kd = KD(km);
+    const void *dx = dptr(x), *db = dptr(b);
+    void *dr = dptr(r);
+    if (prec == GALE_F64) {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dx, db, dr)
+        for (int c = c0; c < c1; c++) gale_kb_residual_d(kd, c, dx, db, dr);
+    } else {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dx, db, dr)
+        for (int c = c0; c < c1; c++) gale_kb_residual_f(kd, c, dx, db, dr);
+    }
+    TSTOP(KT_HELM);
+}
+
+/* One device thread per batch, each with its slice of the scratch pool. */
+void gale_k_smooth(const gale_kmesh_t *km, int prec, int c0, int c1, double rho, const void *x,
+                   const void *b, void *xn)
+{
+    if (c1 <= c0) return;
+    TSTART;
+    const gale_kmesh_t *kd = KD(km);
+    const int L = GALE_LANES, b0 = c0 / L, b1 = (c1 + L - 1) / L;
+    const size_t nt = (size_t)km->nlev * L, per = nt + (size_t)km->sc;
+    const void *dx = x ? dptr(x) : NULL, *db = dptr(b);
+    void *dxn = dptr(xn), *pool = ((off_impl_t *)km->impl)->scratch;
+    const float rf = (float)rho;
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dx, db, dxn, pool)
+    for (int bt = b0; bt < b1; bt++) {
+        int l0, l1;
+        gale_kb_batch_lanes(bt, c0, c1, &l0, &l1);
+        if (prec == GALE_F64) {
+            double *t = (double *)pool + bt * per;
+            gale_kb_smooth_batch_d(kd, bt, l0, l1, rho, dx, db, dxn, t, t + nt);
+        } else {
+            float *t = (float *)pool + bt * per;
+            gale_kb_smooth_batch_f(kd, bt, l0, l1, rf, dx, db, dxn, t, t + nt);
+        }
+    }
+    TSTOP(KT_SMOOTH);
+}
+
+void gale_k_restrict(const gale_kmesh_t *kmc, int prec, int c0, int c1, const void *fine,
+                     void *coarse)
+{
+    if (c1 <= c0) return;
+    TSTART;
+    const gale_kmesh_t *kd = KD(kmc);
+    const void *df = dptr(fine);
+    void *dc = dptr(coarse);
+    if (prec == GALE_F64) {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, df, dc)
+        for (int c = c0; c < c1; c++) gale_kb_restrict_d(kd, c, df, dc);
+    } else {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, df, dc)
+        for (int c = c0; c < c1; c++) gale_kb_restrict_f(kd, c, df, dc);
+    }
+    TSTOP(KT_GRID);
+}
+
+void gale_k_prolong(const gale_kmesh_t *kmc, int prec, int c0, int c1, const void *coarse,
+                    void *fine)
+{
+    if (c1 <= c0) return;
+    TSTART;
+    const gale_kmesh_t *kd = KD(kmc);
+    const void *dc = dptr(coarse);
+    void *df = dptr(fine);
+    if (prec == GALE_F64) {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dc, df)
+        for (int c = c0; c < c1; c++) gale_kb_prolong_d(kd, c, dc, df);
+    } else {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dc, df)
+        for (int c = c0; c < c1; c++) gale_kb_prolong_f(kd, c, dc, df);
+    }
+    TSTOP(KT_GRID);
 }
 
 /* ---- global-sum local parts ---- */

@@ -53,6 +53,7 @@ void gale_psy_destroy(gale_psy_t **p);
  * Collective the first time a field of f's shape is asked for. */
 int gale_psy_halo_size(gale_psy_t *p, const gale_field_t *f, long long *bytes, long long *msgs);
 MPI_Comm gale_psy_comm(const gale_psy_t *p);
+const gale_psy_opts_t *gale_psy_options(const gale_psy_t *p);
 const gale_local_t *gale_psy_local_mesh(const gale_psy_t *p);
 const gale_kmesh_t *gale_psy_kmesh(const gale_psy_t *p);
 
@@ -120,9 +121,18 @@ int gale_psy_axpby(gale_psy_t *p, gale_field_t *out, double a, gale_field_t *x, 
 int gale_psy_copy(gale_psy_t *p, gale_field_t *out, gale_field_t *x);
 int gale_psy_convert(gale_psy_t *p, gale_field_t *out, gale_field_t *x);
 /* solver operators; the preconditioners in the order [solver] preconditioner lists them */
-enum { GALE_PC_NONE = 0, GALE_PC_DIAGONAL = 1, GALE_PC_TRIDIAGONAL = 2 };
+enum { GALE_PC_NONE = 0, GALE_PC_DIAGONAL = 1, GALE_PC_TRIDIAGONAL = 2, GALE_PC_MULTIGRID = 3 };
 int gale_psy_helmholtz(gale_psy_t *p, gale_field_t *x, gale_field_t *y, gale_field_t *also);
+/* none, diagonal, tridiagonal (multigrid is solver/'s V-cycle of the launches below) */
 int gale_psy_precond(gale_psy_t *p, int pc, gale_field_t *r, gale_field_t *z);
+/* multigrid (docs/multigrid.md): r = b - A x; one smoother sweep
+ * xn = x + rho H_z^-1 (b - A x) (x NULL: zero); and, launched on the coarse
+ * level of a pair, restriction (the average of the four children) and
+ * prolongation (fine += its coarse cell) */
+int gale_psy_residual(gale_psy_t *p, gale_field_t *x, gale_field_t *b, gale_field_t *r);
+int gale_psy_smooth(gale_psy_t *p, double rho, gale_field_t *x, gale_field_t *b, gale_field_t *xn);
+int gale_psy_restrict(gale_psy_t *coarse, gale_field_t *fine, gale_field_t *xc);
+int gale_psy_prolong(gale_psy_t *coarse, gale_field_t *xc, gale_field_t *fine);
 /* transport (docs/transport.md) */
 int gale_psy_tr_ratio(gale_psy_t *p, gale_field_t *out, gale_field_t *x, gale_field_t *y);
 int gale_psy_tr_faces(gale_psy_t *p, const gale_ktr_t *tr, gale_field_t *q, gale_field_t *qf);

@@ -140,6 +140,60 @@ int gale_psy_precond(gale_psy_t *p, int pc, gale_field_t *r, gale_field_t *z)
     return launch(p, &k_precond, (gale_psy_call_t){.f = {r, z}, .opt = pc, .km = gale_psy_kmesh(p)}, NULL);
 }
 
+/* ---- multigrid (docs/multigrid.md) ---- */
+
+static void *VO(const gale_psy_call_t *c, int i) { return c->f[i] ? c->f[i]->data : NULL; }
+
+static void run_residual(const gale_psy_call_t *c, int i0, int i1)
+{
+    gale_k_residual(c->km, prec_of(c->f[0]), i0, i1, V(c, 0), V(c, 1), V(c, 2));
+}
+static const gale_psy_kernel_t k_residual = {
+    "residual", GALE_PSY_ON_CELLS, 0, 1, 3, {{R, 1}, {R, 0}, {W, 0}}, run_residual};
+int gale_psy_residual(gale_psy_t *p, gale_field_t *x, gale_field_t *b, gale_field_t *r)
+{
+    return launch(p, &k_residual, (gale_psy_call_t){.f = {x, b, r}, .km = gale_psy_kmesh(p)}, NULL);
+}
+
+/* x is optional: NULL is a zero first guess */
+static void run_smooth(const gale_psy_call_t *c, int i0, int i1)
+{
+    gale_k_smooth(c->km, prec_of(c->f[1]), i0, i1, c->s[0], VO(c, 0), V(c, 1), V(c, 2));
+}
+static const gale_psy_kernel_t k_smooth = {
+    "smooth", GALE_PSY_ON_CELLS, 0, 1, 3, {{R, 1}, {R, 0}, {W, 0}}, run_smooth};
+int gale_psy_smooth(gale_psy_t *p, double rho, gale_field_t *x, gale_field_t *b, gale_field_t *xn)
+{
+    return launch(p, &k_smooth,
+                  (gale_psy_call_t){.f = {x, b, xn}, .s = {rho}, .km = gale_psy_kmesh(p)}, NULL);
+}
+
+/* Launched on the coarse level: its owned cells, whose children are owned
+ * fine cells (nested partitions), so neither level's halo is read. */
+static void run_restrict(const gale_psy_call_t *c, int i0, int i1)
+{
+    gale_k_restrict(c->km, prec_of(c->f[0]), i0, i1, V(c, 0), V(c, 1));
+}
+static const gale_psy_kernel_t k_restrict = {
+    "restrict", GALE_PSY_ON_CELLS, 0, 0, 2, {{R, 0}, {W, 0}}, run_restrict};
+int gale_psy_restrict(gale_psy_t *coarse, gale_field_t *fine, gale_field_t *xc)
+{
+    return launch(coarse, &k_restrict, (gale_psy_call_t){.f = {fine, xc}, .km = gale_psy_kmesh(coarse)},
+                  NULL);
+}
+
+static void run_prolong(const gale_psy_call_t *c, int i0, int i1)
+{
+    gale_k_prolong(c->km, prec_of(c->f[0]), i0, i1, V(c, 0), V(c, 1));
+}
+static const gale_psy_kernel_t k_prolong = {
+    "prolong", GALE_PSY_ON_CELLS, 0, 0, 2, {{R, 0}, {GALE_PSY_READWRITE, 0}}, run_prolong};
+int gale_psy_prolong(gale_psy_t *coarse, gale_field_t *xc, gale_field_t *fine)
+{
+    return launch(coarse, &k_prolong, (gale_psy_call_t){.f = {xc, fine}, .km = gale_psy_kmesh(coarse)},
+                  NULL);
+}
+
 /* ---- transport ---- */
 
 static void run_tr_ratio(const gale_psy_call_t *c, int i0, int i1)

@@ -67,6 +67,7 @@ int gale_psy_kernels_init(gale_psy_t *p)
 }
 
 MPI_Comm gale_psy_comm(const gale_psy_t *p) { return p->comm; }
+const gale_psy_opts_t *gale_psy_options(const gale_psy_t *p) { return &p->o; }
 const gale_local_t *gale_psy_local_mesh(const gale_psy_t *p) { return p->lm; }
 const gale_kmesh_t *gale_psy_kmesh(const gale_psy_t *p) { return p->km; }
 

@@ -4,23 +4,60 @@
 #ifndef GALE_SOLVER_H
 #define GALE_SOLVER_H
 
+#include "gale_chain.h"
 #include "gale_psy.h"
 
 /* Choices of [solver] method and precision (the preconditioners, GALE_PC_*,
  * are psy/'s), in the order the configuration lists them (src/config/config_keys.c; a test checks the names). */
-enum { GALE_KRYLOV_CG = 0, GALE_KRYLOV_PIPECG = 1, GALE_KRYLOV_BICGSTAB = 2, GALE_KRYLOV_GCR = 3 };
+enum {
+    GALE_KRYLOV_CG = 0, GALE_KRYLOV_PIPECG = 1, GALE_KRYLOV_BICGSTAB = 2, GALE_KRYLOV_GCR = 3,
+    GALE_KRYLOV_PREC_ONLY = 4 /* x += M^-1 (b - A x) once: no global sum */
+};
 enum { GALE_PREC_DOUBLE = 0, GALE_PREC_SINGLE = 1 };
 
 /* ---- the Helmholtz operator ----
  * Fills the operator and preconditioner coefficients of km (h_*, diag_inv,
  * tri_*, and the float copies) from its geometry (area, elen, erdist, dz,
- * rdzi, c2, n2, tau). Owns the storage; serial. */
+ * rdzi, c2, n2, tau), times scale (1; a coarse multigrid level's operator
+ * is scaled by its cells' area ratio, docs/multigrid.md). Owns the storage;
+ * serial. */
 typedef struct {
     double *ad, *av, *hs, *diag_inv, *tri_m, *tri_c;
     float *ad_f, *av_f, *hs_f, *diag_inv_f, *tri_m_f, *tri_c_f, *dz_f, *rdzi_f;
 } gale_helm_t;
-int gale_helmholtz_setup(gale_kmesh_t *km, gale_helm_t *h);
+int gale_helmholtz_setup(gale_kmesh_t *km, double scale, gale_helm_t *h);
 void gale_helmholtz_free(gale_helm_t *h);
+
+/* ---- geometric multigrid (docs/multigrid.md) ----
+ * A V-cycle over the mesh chain with LFRic's smoother (block Jacobi with
+ * the exact column solve, relaxation rho), unweighted-average restriction
+ * and injection prolongation; the coarsest level is smoothed, not solved.
+ * Level 0 is the Krylov solver's own mesh (its psy); every coarser level
+ * has its own local mesh, operator and psy (halo plans), made here. */
+typedef struct {
+    double relaxation;        /* [multigrid] smooth_relaxation */
+    int npre, npost, ncoarse; /* [multigrid] n_presmooth, n_postsmooth, n_coarsesmooth */
+} gale_mg_opts_t;
+typedef struct gale_mg gale_mg_t;
+/* What one level costs, summed over the V-cycles so far (this rank): its own
+ * launches only (the coarser levels' are theirs). */
+typedef struct {
+    int n;                        /* C_n */
+    long long cells;              /* global cells */
+    double seconds;               /* wall time of the level's launches */
+    double halo_wait, halo_pack;  /* of which in exchanges */
+    long exchanges;               /* halo exchanges its launches made */
+} gale_mg_level_stats_t;
+/* Not collective. ch is the chain fine's mesh belongs to (level 0); the
+ * coarse levels take fine's [halo] options and kmesh physics. elem: 8 or 4. */
+int gale_mg_create(gale_mg_t **mg, const gale_mg_opts_t *o, const gale_chain_t *ch,
+                   gale_psy_t *fine, int elem);
+void gale_mg_destroy(gale_mg_t **mg);
+/* Collective: x = M^-1 b, one V-cycle from a zero guess (b, x: level-0
+ * cell fields of the multigrid's precision; x is overwritten). */
+int gale_mg_vcycle(gale_mg_t *mg, gale_field_t *b, gale_field_t *x);
+int gale_mg_levels(const gale_mg_t *mg);
+void gale_mg_level_stats(const gale_mg_t *mg, int l, gale_mg_level_stats_t *st);
 
 /* ---- Krylov solver ---- */
 typedef struct {
@@ -29,6 +66,8 @@ typedef struct {
     int precision;       /* GALE_PREC_DOUBLE / GALE_PREC_SINGLE */
     double rtol, atol;
     int max_iterations, fail_on_non_converged, monitor, gcr_restart, replace_every;
+    gale_mg_opts_t mg;            /* preconditioner multigrid */
+    const gale_chain_t *chain;    /* preconditioner multigrid: psy's mesh is its level 0 */
 } gale_solver_opts_t;
 
 typedef struct {
@@ -57,6 +96,8 @@ int gale_solver_solve(gale_solver_t *s, gale_field_t *b, gale_field_t *x);
  * solvers only (GALE_ERR_INPUT otherwise). For the operator's tests. */
 int gale_solver_apply(gale_solver_t *s, gale_field_t *x, gale_field_t *y);
 const gale_solver_stats_t *gale_solver_stats(const gale_solver_t *s);
+/* The multigrid preconditioner, or NULL. */
+const gale_mg_t *gale_solver_mg(const gale_solver_t *s);
 const char *gale_solver_method_name(int method);
 const char *gale_solver_pc_name(int pc);
 

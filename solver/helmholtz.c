@@ -20,7 +20,7 @@ static int to_float(float **out, const double *in, size_t n)
     return GALE_OK;
 }
 
-int gale_helmholtz_setup(gale_kmesh_t *km, gale_helm_t *h)
+int gale_helmholtz_setup(gale_kmesh_t *km, double scale, gale_helm_t *h)
 {
     memset(h, 0, sizeof *h);
     const int nl = km->nlev, sc = km->sc, L = GALE_LANES;
@@ -33,12 +33,12 @@ int gale_helmholtz_setup(gale_kmesh_t *km, gale_helm_t *h)
     GALE_ALLOC(h->tri_m, na * nl);
     GALE_ALLOC(h->tri_c, na * nl);
     for (int c = 0; c < km->ncell; c++) {
-        h->ad[c] = km->area[c] / km->c2;
-        h->av[c] = km->area[c] * gz;
+        h->ad[c] = scale * (km->area[c] / km->c2);
+        h->av[c] = scale * (km->area[c] * gz);
         double hsum = 0;
         for (int s = 0; s < 4; s++) {
             int e = km->cell_edge[4 * c + s];
-            h->hs[4 * c + s] = tau2 * (km->elen[e] * km->erdist[e]);
+            h->hs[4 * c + s] = scale * (tau2 * (km->elen[e] * km->erdist[e]));
         }
         hsum = h->hs[4 * c] + h->hs[4 * c + 1] + h->hs[4 * c + 2] + h->hs[4 * c + 3];
         /* Thomas factorisation of the column's tridiagonal part; the

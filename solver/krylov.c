@@ -1,7 +1,7 @@
 /* Krylov methods for the Helmholtz problem: cg, pipelined cg
  * (Ghysels & Vanroose 2014, with residual replacement), bicgstab and gcr(k),
- * each with the none / diagonal / tridiagonal preconditioners, in double or
- * single precision.
+ * each with the none / diagonal / tridiagonal / multigrid preconditioners,
+ * in double or single precision, and LFRic's prec_only (one V-cycle).
  *
  * Every vector operation is a PSy-layer launch (psy/), which owns halos:
  * the operator's input is exchanged only when stale. With
@@ -28,6 +28,7 @@ struct gale_solver {
     int nv;
     gale_field_t v[MAXV];
     gale_field_t bs, xs;      /* working-precision copies in single precision */
+    gale_mg_t *mg;            /* preconditioner multigrid */
     double *hist;             /* |r| per iteration of the current solve */
     int nhist;
     long sums0;
@@ -37,14 +38,14 @@ typedef struct gale_solver S;
 
 const char *gale_solver_method_name(int m)
 {
-    static const char *const n[] = {"cg", "pipelined_cg", "bicgstab", "gcr"};
-    return m >= 0 && m < 4 ? n[m] : "?";
+    static const char *const n[] = {"cg", "pipelined_cg", "bicgstab", "gcr", "prec_only"};
+    return m >= 0 && m < 5 ? n[m] : "?";
 }
 
 const char *gale_solver_pc_name(int pc)
 {
-    static const char *const n[] = {"none", "diagonal", "tridiagonal"};
-    return pc >= 0 && pc < 3 ? n[pc] : "?";
+    static const char *const n[] = {"none", "diagonal", "tridiagonal", "multigrid"};
+    return pc >= 0 && pc < 4 ? n[pc] : "?";
 }
 
 /* ---- vector helpers ---- */
@@ -60,6 +61,7 @@ static int lin(S *s, gale_field_t *out, double a, gale_field_t *x, double b, gal
 /* z = M^-1 r */
 static int precond(S *s, gale_field_t *r, gale_field_t *z)
 {
+    if (s->mg) return gale_mg_vcycle(s->mg, r, z);
     return gale_psy_precond(s->psy, s->o.preconditioner, r, z);
 }
 
@@ -314,6 +316,19 @@ static int gcr(S *s, gale_field_t *b, gale_field_t *x, int *ok)
     return GALE_OK;
 }
 
+/* LFRic's prec_only: x = M^-1 b, one V-cycle from a zero guess (the first
+ * guess is not used), and no global sum, so neither the residual nor
+ * convergence is known (the stats say so with NaN). docs/multigrid.md says
+ * when that is accurate enough. */
+static int prec_only(S *s, gale_field_t *b, gale_field_t *x, int *ok)
+{
+    GALE_CALL(precond(s, b, x));
+    s->st.last_iterations = 1;
+    s->st.last_rnorm = s->st.last_bnorm = NAN;
+    *ok = 1;
+    return GALE_OK;
+}
+
 /* ---- life cycle ---- */
 
 static int nvectors(const gale_solver_opts_t *o)
@@ -322,6 +337,7 @@ static int nvectors(const gale_solver_opts_t *o)
     case GALE_KRYLOV_CG: return 4;
     case GALE_KRYLOV_PIPECG: return 10;
     case GALE_KRYLOV_BICGSTAB: return 8;
+    case GALE_KRYLOV_PREC_ONLY: return 0;
     default: return 2 + 2 * o->gcr_restart;
     }
 }
@@ -350,6 +366,11 @@ int gale_solver_create(gale_solver_t **out, const gale_solver_opts_t *o, gale_ps
         GALE_CALL(gale_psy_field_create(psy, &s->bs, "rhs_single", GALE_LOC_CELL, nl, 4));
         GALE_CALL(gale_psy_field_create(psy, &s->xs, "x_single", GALE_LOC_CELL, nl, 4));
     }
+    if (o->method == GALE_KRYLOV_PREC_ONLY && o->preconditioner != GALE_PC_MULTIGRID)
+        GALE_ERROR(GALE_ERR_INPUT, "[solver] method = prec_only needs preconditioner = multigrid, "
+                   "not %s", gale_solver_pc_name(o->preconditioner));
+    if (o->preconditioner == GALE_PC_MULTIGRID)
+        GALE_CALL(gale_mg_create(&s->mg, &o->mg, o->chain, psy, elem));
     GALE_ALLOC(s->hist, o->max_iterations + 2);
     s->st.converged = 1;
     *out = s;
@@ -360,6 +381,7 @@ void gale_solver_destroy(gale_solver_t **ps)
 {
     S *s = *ps;
     if (!s) return;
+    gale_mg_destroy(&s->mg);
     for (int i = 0; i < s->nv; i++) gale_psy_field_free(&s->v[i]);
     if (s->prec == GALE_F32) {
         gale_psy_field_free(&s->bs);
@@ -388,6 +410,7 @@ int gale_solver_solve(gale_solver_t *s, gale_field_t *b, gale_field_t *x)
     case GALE_KRYLOV_PIPECG: GALE_CALL(pipecg(s, bw, xw, &ok)); break;
     case GALE_KRYLOV_BICGSTAB: GALE_CALL(bicgstab(s, bw, xw, &ok)); break;
     case GALE_KRYLOV_GCR: GALE_CALL(gcr(s, bw, xw, &ok)); break;
+    case GALE_KRYLOV_PREC_ONLY: GALE_CALL(prec_only(s, bw, xw, &ok)); break;
     default: GALE_ERROR(GALE_ERR_INTERNAL, "unknown solver method %d", s->o.method);
     }
     if (s->prec == GALE_F32) GALE_CALL(gale_psy_convert(s->psy, x, xw));
@@ -399,3 +422,4 @@ int gale_solver_solve(gale_solver_t *s, gale_field_t *b, gale_field_t *x)
 }
 
 const gale_solver_stats_t *gale_solver_stats(const gale_solver_t *s) { return &s->st; }
+const gale_mg_t *gale_solver_mg(const gale_solver_t *s) { return s->mg; }

@@ -87,6 +87,12 @@ static void test_defaults(void)
     CHECK(c.solver.method == GALE_KRYLOV_CG && c.solver.preconditioner == GALE_PC_TRIDIAGONAL,
           "solver");
     CHECK(c.solver.reproducible_sums == 1 && c.solver.monitor_convergence == 0, "bools");
+    /* LFRic's multigrid settings (gravity_wave's &multigrid) */
+    CHECK(c.multigrid.levels == 4 && c.multigrid.n_presmooth == 2 && c.multigrid.n_postsmooth == 2 &&
+              c.multigrid.n_coarsesmooth == 4,
+          "multigrid levels %d sweeps %d/%d/%d", c.multigrid.levels, c.multigrid.n_presmooth,
+          c.multigrid.n_postsmooth, c.multigrid.n_coarsesmooth);
+    CHECK_REL(c.multigrid.smooth_relaxation, 0.8, 0);
     CHECK(c.logging.level == GALE_LOG_INFO, "log level %d", c.logging.level);
     CHECK(c.source[0] == '\0', "source");
 
@@ -138,10 +144,41 @@ static void test_types(void)
     CHECK_OK(gale_config_parse(&c, NULL, 4, ov));
     CHECK(c.timestepping.alpha == 1.0 && c.extrusion.levels == 4096 && c.mesh.n == 8192 &&
               c.initial.centre_lat == -90.0, "range ends");
+    /* [multigrid]: every key at both ends of its range; (0, 2] includes 2 */
+    char *mg_lo[] = {"multigrid.levels=1", "multigrid.smooth_relaxation=1e-300",
+                     "multigrid.n_presmooth=0", "multigrid.n_postsmooth=0",
+                     "multigrid.n_coarsesmooth=1"},
+         *mg_hi[] = {"multigrid.levels=16", "multigrid.smooth_relaxation=2",
+                     "multigrid.n_presmooth=100", "multigrid.n_postsmooth=100",
+                     "multigrid.n_coarsesmooth=1000"};
+    CHECK_OK(gale_config_parse(&c, NULL, 5, mg_lo));
+    CHECK(c.multigrid.levels == 1 && c.multigrid.smooth_relaxation == 1e-300 &&
+              c.multigrid.n_presmooth == 0 && c.multigrid.n_postsmooth == 0 &&
+              c.multigrid.n_coarsesmooth == 1, "multigrid range starts");
+    CHECK_OK(gale_config_parse(&c, NULL, 5, mg_hi));
+    CHECK(c.multigrid.levels == 16 && c.multigrid.smooth_relaxation == 2.0 &&
+              c.multigrid.n_presmooth == 100 && c.multigrid.n_postsmooth == 100 &&
+              c.multigrid.n_coarsesmooth == 1000, "multigrid range ends");
+    /* prec_only with the multigrid preconditioner, from a file and from overrides */
+    const char *mg = put_file("mg.ini", "[solver]\nmethod = prec_only\npreconditioner = multigrid\n"
+                                        "[multigrid]\nlevels = 3\nsmooth_relaxation = 0.7\n");
+    CHECK_OK(gale_config_parse(&c, mg, 0, NULL));
+    CHECK(c.solver.method == GALE_KRYLOV_PREC_ONLY && c.solver.preconditioner == GALE_PC_MULTIGRID && c.multigrid.levels == 3 &&
+              c.multigrid.smooth_relaxation == 0.7,
+          "prec_only file: method %d pc %d levels %d", c.solver.method, c.solver.preconditioner,
+          c.multigrid.levels);
+    char *po[] = {"--solver.preconditioner=multigrid", "--solver.method=prec_only"};
+    CHECK_OK(gale_config_parse(&c, NULL, 2, po));
+    CHECK(c.solver.method == GALE_KRYLOV_PREC_ONLY && c.solver.preconditioner == GALE_PC_MULTIGRID, "prec_only overrides");
 
     CHECK(strcmp(gale_config_choice("solver", "method", GALE_KRYLOV_GCR), "gcr") == 0, "choice");
     CHECK(strcmp(gale_config_choice("logging", "level", 3), "debug") == 0, "choice");
-    CHECK(strcmp(gale_config_choice("solver", "method", 4), "?") == 0, "choice out of range");
+    /* the solver's enums for the multigrid choices (GALE_KRYLOV_PREC_ONLY, GALE_PC_MULTIGRID) */
+    CHECK(strcmp(gale_config_choice("solver", "method", GALE_KRYLOV_PREC_ONLY), "prec_only") == 0,
+          "choice prec_only");
+    CHECK(strcmp(gale_config_choice("solver", "preconditioner", GALE_PC_MULTIGRID), "multigrid") == 0,
+          "choice multigrid");
+    CHECK(strcmp(gale_config_choice("solver", "method", 5), "?") == 0, "choice out of range");
     CHECK(strcmp(gale_config_choice("solver", "tolerance", 0), "?") == 0, "choice of a real");
 }
 
@@ -184,8 +221,32 @@ static const bad_t bad_cases[] = {
     {"[mesh]\nname = C-4\n", NULL, {"name = 'C-4': expected C<N>"}},
     {"[solver]\nreproducible_sums = maybe\n", NULL, {"reproducible_sums = 'maybe': not a boolean"}},
     {"[solver]\nmethod = cgg\n", NULL,
-     {"[solver] method = 'cgg': not one of cg|pipelined_cg|bicgstab|gcr; did you mean 'cg'?"}},
-    {"[solver]\nmethod = gmres\n", NULL, {"method = 'gmres': not one of cg|pipelined_cg|bicgstab|gcr"}},
+     {"[solver] method = 'cgg': not one of cg|pipelined_cg|bicgstab|gcr|prec_only; did you mean 'cg'?"}},
+    {"[solver]\nmethod = gmres\n", NULL,
+     {"method = 'gmres': not one of cg|pipelined_cg|bicgstab|gcr|prec_only"}},
+    {"[solver]\npreconditioner = multigird\n", NULL,
+     {"not one of none|diagonal|tridiagonal|multigrid; did you mean 'multigrid'?"}},
+    /* [multigrid] keys outside their ranges */
+    {"[multigrid]\nlevels = 0\n", NULL, {"bad.ini:2: [multigrid] levels = '0': out of range [1, 16]"}},
+    {"[multigrid]\nlevels = 17\n", NULL, {"[multigrid] levels = '17': out of range [1, 16]"}},
+    {"[multigrid]\nsmooth_relaxation = 0\n", NULL,
+     {"[multigrid] smooth_relaxation = '0': out of range (0, 2]"}},
+    {"[multigrid]\nsmooth_relaxation = -0.5\n", NULL, {"smooth_relaxation = '-0.5': out of range (0, 2]"}},
+    {"[multigrid]\nsmooth_relaxation = 2.0000001\n", NULL, {"out of range (0, 2]"}},
+    {"[multigrid]\nn_presmooth = -1\n", NULL, {"[multigrid] n_presmooth = '-1': out of range [0, 100]"}},
+    {"[multigrid]\nn_postsmooth = 101\n", NULL, {"[multigrid] n_postsmooth = '101': out of range [0, 100]"}},
+    {"[multigrid]\nn_coarsesmooth = 0\n", NULL, {"[multigrid] n_coarsesmooth = '0': out of range [1, 1000]"}},
+    {NULL, "--multigrid.n_coarsesmooth=1001", {"--multigrid.n_coarsesmooth=1001: out of range [1, 1000]"}},
+    {NULL, "--multigrid.smooth_relaxation=0", {"--multigrid.smooth_relaxation=0: out of range (0, 2]"}},
+    /* prec_only is one multigrid V-cycle: any other preconditioner is an error,
+     * from a file or an override, and the message names both keys */
+    {"[solver]\nmethod = prec_only\n", NULL,
+     {"bad.ini: [solver] method = prec_only with [solver] preconditioner = tridiagonal: prec_only "
+      "applies one multigrid V-cycle per solve and needs preconditioner = multigrid"}},
+    {"[solver]\nmethod = prec_only\npreconditioner = multigrid\n", "--solver.preconditioner=diagonal",
+     {"[solver] method = prec_only with [solver] preconditioner = diagonal"}},
+    {NULL, "--solver.method=prec_only",
+     {"gale: error: [solver] method = prec_only with [solver] preconditioner = tridiagonal:"}},
     {"[solver]\ntolerance = 1e-6\nmethod = cg\ntolerance = 1e-7\n", NULL,
      {"bad.ini:4: [solver] tolerance: duplicate key (first set on line 2)"}},
     {"levels = 3\n[extrusion]\n", NULL,
@@ -323,8 +384,15 @@ static void test_print_keys(void)
     out[n] = '\0';
     fclose(in);
     CHECK(lines(out) == gale_nkeys + 2, "markdown table: %d lines", lines(out));
-    CHECK(strstr(out, "| solver | method | enum | `cg` | cg\\|pipelined_cg\\|bicgstab\\|gcr |"),
+    CHECK(strstr(out, "| solver | method | enum | `cg` | cg\\|pipelined_cg\\|bicgstab\\|gcr\\|prec_only |"),
           "markdown row for [solver] method:\n%s", out);
+    CHECK(strstr(out, "| solver | preconditioner | enum | `tridiagonal` | "
+                      "none\\|diagonal\\|tridiagonal\\|multigrid |"), "preconditioner row");
+    CHECK(strstr(out, "| multigrid | smooth_relaxation | real | `0.8` | (0, 2] |"),
+          "smooth_relaxation row:\n%s", out);
+    /* [multigrid] follows [solver]: the dump, the README table and the JSON report */
+    const char *sv = strstr(out, "| solver | replace_every |"), *mg = strstr(out, "| multigrid |");
+    CHECK(sv && mg && mg > sv && strstr(sv, "\n") + 1 == mg, "[multigrid] after [solver]");
     CHECK(strstr(out, "| timestepping | alpha | real | `0.5` | [0.5, 1] |"), "alpha row");
 }
 
@@ -338,17 +406,55 @@ static void test_namelist(void)
     CHECK(c.mesh.n == 16, "mesh %d", c.mesh.n);
     check_gravity_wave(c);
     CHECK_REL(c.planet.gravity, 9.80665, 0);
-    CHECK(c.solver.method == GALE_KRYLOV_BICGSTAB && c.solver.preconditioner == GALE_PC_TRIDIAGONAL,
+    CHECK(c.solver.method == GALE_KRYLOV_BICGSTAB && c.solver.preconditioner == GALE_PC_MULTIGRID,
           "solver %d %d", c.solver.method, c.solver.preconditioner);
     CHECK_REL(c.solver.tolerance, 1e-8, 0);
-    CHECK(c.solver.max_iterations == 199 && c.solver.gcr_restart == 4, "solver ints");
+    CHECK(c.solver.max_iterations == 100 && c.solver.gcr_restart == 18, "solver ints");
+    CHECK(c.multigrid.levels == 4 && c.multigrid.n_presmooth == 2 && c.multigrid.n_postsmooth == 2 &&
+              c.multigrid.n_coarsesmooth == 4, "multigrid");
+    CHECK_REL(c.multigrid.smooth_relaxation, 0.8, 0);
     CHECK(c.solver.fail_on_non_converged == 1 && c.solver.monitor_convergence == 0, "solver bools");
     CHECK(c.logging.level == GALE_LOG_INFO, "log level");
     /* LFRic keys without a counterpart are logged once, mapped ones are not */
     CHECK(lines(out) == 1 && strstr(out, "not used") && strstr(out, "planet.omega") &&
-              strstr(out, "mixed_solver.si_method") && strstr(out, "multigrid.chain_mesh_tags") &&
-              !strstr(out, "planet.radius") && !strstr(out, "base_mesh.prime_mesh_name"),
+              strstr(out, "mixed_solver.si_method") && strstr(out, "multigrid.coarsen_multigrid_tiles") &&
+              !strstr(out, "multigrid.chain_mesh_tags") && !strstr(out, "multigrid.multigrid_chain_nitems") &&
+              !strstr(out, "multigrid.smooth_relaxation") && !strstr(out, "multigrid.n_") &&
+              !strstr(out, "l_multigrid") && !strstr(out, "planet.radius") &&
+              !strstr(out, "base_mesh.prime_mesh_name"),
           "not-used log:\n%s", out);
+
+    /* &multigrid maps key by key (values unlike the defaults, so a key left
+     * unmapped or mapped to its neighbour shows): the chain from the mesh of
+     * the file name, d exponents, a repeat count of 1, tags over two lines */
+    st = parse_captured(1, &c, put_file("mg.nml",
+        "&base_mesh filename = 'mesh_C24.nc' /\n"
+        "&formulation l_multigrid = .true. /\n"
+        "&helmholtz_solver method = 'prec_only', preconditioner = 'multigrid' /\n"
+        "&multigrid multigrid_chain_nitems = 4, chain_mesh_tags = 'C24', \"C12\",\n"
+        "  1*'C6' 'C3'\n smooth_relaxation = 0.6d0 n_presmooth = 1 n_postsmooth = 3\n"
+        "  n_coarsesmooth = 10 /\n"), 0, NULL);
+    CHECK(st == GALE_OK, "&multigrid namelist: %d\n%s", st, out);
+    CHECK(c.mesh.n == 24 && c.multigrid.levels == 4 && c.multigrid.n_presmooth == 1 &&
+              c.multigrid.n_postsmooth == 3 && c.multigrid.n_coarsesmooth == 10,
+          "&multigrid: mesh %d levels %d sweeps %d/%d/%d", c.mesh.n, c.multigrid.levels,
+          c.multigrid.n_presmooth, c.multigrid.n_postsmooth, c.multigrid.n_coarsesmooth);
+    CHECK_REL(c.multigrid.smooth_relaxation, 0.6, 0);
+    CHECK(c.solver.method == GALE_KRYLOV_PREC_ONLY && c.solver.preconditioner == GALE_PC_MULTIGRID,
+          "prec_only: method %d pc %d", c.solver.method, c.solver.preconditioner);
+    /* the levels from the chain alone, from multigrid_chain_nitems alone; the
+     * older layout's &multigrid l_multigrid = .false. with another preconditioner */
+    st = parse_captured(1, &c, put_file("mg.nml",
+        "&base_mesh prime_mesh_name = 'C16' /\n&multigrid chain_mesh_tags = 'C16', 'C8' /\n"), 0, NULL);
+    CHECK(st == GALE_OK && c.multigrid.levels == 2, "chain alone: %d, levels %d\n%s", st,
+          c.multigrid.levels, out);
+    st = parse_captured(1, &c, put_file("mg.nml", "&multigrid multigrid_chain_nitems = 3 /\n"), 0, NULL);
+    CHECK(st == GALE_OK && c.multigrid.levels == 3, "nitems alone: %d, levels %d", st, c.multigrid.levels);
+    st = parse_captured(1, &c, put_file("mg.nml",
+        "&multigrid l_multigrid = .false. /\n&helmholtz_solver preconditioner = 'tridiagonal' /\n"),
+        0, NULL);
+    CHECK(st == GALE_OK && c.solver.preconditioner == GALE_PC_TRIDIAGONAL,
+          "l_multigrid false, tridiagonal: %d\n%s", st, out);
 
     /* syntax: several per line, both quotes, d exponents, T/F, mesh from the
      * file name, translated words; overrides still beat the namelist */
@@ -358,7 +464,8 @@ static void test_namelist(void)
         "&planet\n/\n&helmholtz_solver si_pressure_a_tol=1.d-12 method=\"gcr\" monitor_convergence=T\n"
         "  preconditioner='none' /\n&logging run_log_level='trace' /\n"
         "&files diag_stem_name='it''s', orography_ancil_path='a/b' /\n"
-        "&time timestep_end=12 /\n&multigrid ugrid = 'a', 'b',\n 'c' chain_mesh_tags=3*'C8' /\n");
+        "&time timestep_end=12 /\n&multigrid ugrid = 'a', 'b',\n 'c' /\n"
+        "&external_forcing temp_tend_data = 3*0.0 /\n");
     char *ov[] = {"--extrusion.levels=30"};
     st = parse_captured(1, &c, p, 1, ov);
     CHECK(st == GALE_OK, "syntax namelist: %d", st);
@@ -369,7 +476,8 @@ static void test_namelist(void)
     CHECK(c.solver.method == GALE_KRYLOV_GCR && c.solver.preconditioner == GALE_PC_NONE &&
               c.solver.monitor_convergence == 1, "solver");
     CHECK(c.logging.level == GALE_LOG_DEBUG && c.timestepping.steps == 12, "level, steps");
-    CHECK(strstr(out, "files.orography_ancil_path") && strstr(out, "multigrid.ugrid"), "%s", out);
+    CHECK(strstr(out, "files.orography_ancil_path") && strstr(out, "multigrid.ugrid") &&
+              strstr(out, "external_forcing.temp_tend_data"), "%s", out);
 }
 
 /* The two layouts LFRic users have: every group and key of the gravity_wave
@@ -488,9 +596,11 @@ static const char *layout_file(const char *name, const nml_layout_t *l)
 }
 
 /* Reads layout l and checks what both example files resolve to: mesh C<mesh>,
- * 10 layers to 10 km, dt 100 s, 36 steps, BiCGStab + tridiagonal to 1e-4
- * with maxit iterations and restart gcrk. */
-static void check_layout(const char *name, const nml_layout_t *l, int mesh, int maxit, int gcrk)
+ * 10 layers to 10 km, dt 100 s, 36 steps, BiCGStab + preconditioner pc to
+ * 1e-4 with maxit iterations and restart gcrk, a 4-level multigrid chain with
+ * LFRic's smoother settings (the defaults in the older layout). */
+static void check_layout(const char *name, const nml_layout_t *l, int mesh, int pc, int maxit,
+                         int gcrk)
 {
     gale_config_t c;
     int st = parse_captured(1, &c, layout_file(name, l), 0, NULL);
@@ -500,26 +610,30 @@ static void check_layout(const char *name, const nml_layout_t *l, int mesh, int 
     CHECK_REL(c.extrusion.top, 10000.0, 0);
     CHECK_REL(c.planet.radius, 6371229.0, 0);
     CHECK_REL(c.timestepping.dt, 100.0, 0);
-    CHECK(c.solver.method == GALE_KRYLOV_BICGSTAB && c.solver.preconditioner == GALE_PC_TRIDIAGONAL &&
+    CHECK(c.solver.method == GALE_KRYLOV_BICGSTAB && c.solver.preconditioner == pc &&
               c.solver.max_iterations == maxit && c.solver.gcr_restart == gcrk,
           "%s: solver %d pc %d it %d gcrk %d", name, c.solver.method, c.solver.preconditioner,
           c.solver.max_iterations, c.solver.gcr_restart);
     CHECK_REL(c.solver.tolerance, 1e-4, 0);
+    CHECK(c.multigrid.levels == 4 && c.multigrid.n_presmooth == 2 && c.multigrid.n_postsmooth == 2 &&
+              c.multigrid.n_coarsesmooth == 4, "%s: multigrid", name);
+    CHECK_REL(c.multigrid.smooth_relaxation, 0.8, 0);
 }
 
 static void test_namelist_layouts(void)
 {
     /* lfric_apps: the mesh from prime_mesh_name 'C16' (file_prefix agrees),
      * the top from domain_height, the radius from &extrusion planet_radius,
-     * multigrid runs as tridiagonal and says so */
-    check_layout("apps.nml", lfric_apps_layout, 16, 100, 18);
-    CHECK(strstr(out, "'multigrid' runs as gale's tridiagonal") &&
-              strstr(out, "not used (no gale counterpart)") && strstr(out, "base_mesh.topology") &&
+     * BiCGStab + multigrid over its chain C16, C8, C4, C2 */
+    check_layout("apps.nml", lfric_apps_layout, 16, GALE_PC_MULTIGRID, 100, 18);
+    CHECK(lines(out) == 1 && strstr(out, "not used (no gale counterpart)") &&
+              strstr(out, "base_mesh.topology") && !strstr(out, "multigrid.chain_mesh_tags") &&
+              !strstr(out, "formulation.l_multigrid") && strstr(out, "multigrid.coarsen_multigrid_tiles") &&
               strstr(out, "mixed_solver.reference_reset_time") && strstr(out, "partitioning.tile_size_x") &&
               !strstr(out, "extrusion.domain_height") && !strstr(out, "base_mesh.file_prefix"),
           "apps: the log:\n%s", out);
     /* lfric_core: prime_mesh_name 'dynamics', so the mesh from filename */
-    check_layout("core.nml", lfric_core_layout, 24, 199, 4);
+    check_layout("core.nml", lfric_core_layout, 24, GALE_PC_TRIDIAGONAL, 199, 4);
     CHECK(lines(out) == 1 && strstr(out, "domain_size.planar_domain_min_x") &&
               strstr(out, "development.implement_consolidated_multigrid"),
           "core: the log:\n%s", out);
@@ -538,6 +652,49 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
     {"&timestepping\n dt = 100.0\n alpha = 0.3\n/\n",
      {"bad.nml:3: &timestepping alpha = '0.3' (gale [timestepping] alpha = 0.3): out of range [0.5, 1]"}},
     {"&gravity_wave_constants speed_of_sound = 3.4O2 /\n", {"speed_of_sound = '3.4O2'", "not a number"}},
+    {"&helmholtz_solver method = 'gmres' /\n",
+     {"&helmholtz_solver method = 'gmres': no gale counterpart; allowed: 'cg', 'bicgstab', 'gcr', 'prec_only'"}},
+    /* &multigrid: the chain starts at the prime mesh, halves N at every step
+     * and has multigrid_chain_nitems meshes */
+    {"&base_mesh prime_mesh_name = 'C16' /\n&multigrid\n chain_mesh_tags = 'C16', 'C4'\n/\n",
+     {"bad.nml:3: &multigrid chain_mesh_tags = 'C16', 'C4': mesh 2, 'C4', should halve N of the "
+      "mesh before it ('C16'): expected 'C8'"}},
+    {"&base_mesh prime_mesh_name = 'C16' /\n&multigrid multigrid_chain_nitems = 4\n"
+     " chain_mesh_tags = 'C16', 'C8', 'C4' /\n",
+     {"bad.nml:3: &multigrid chain_mesh_tags = 'C16', 'C8', 'C4': 3 meshes, but "
+      "multigrid_chain_nitems = 4 (line 2): expected as many meshes as multigrid_chain_nitems says"}},
+    {"&base_mesh prime_mesh_name = 'C16' /\n&multigrid chain_mesh_tags = 'C8', 'C4' /\n",
+     {"bad.nml:2: &multigrid chain_mesh_tags = 'C8', 'C4': the first mesh, 'C8', should be the "
+      "prime mesh 'C16' (from &base_mesh prime_mesh_name)"}},
+    {"&multigrid chain_mesh_tags = 'C16', 'C8' /\n",
+     {"the first mesh, 'C16', should be the prime mesh 'C24' (gale's default [mesh] name"}},
+    {"&base_mesh prime_mesh_name = 'C16' /\n&multigrid chain_mesh_tags = 'C16', 'coarse' /\n",
+     {"chain_mesh_tags = 'C16', 'coarse': mesh 2, 'coarse', is not a cubed-sphere mesh name gale "
+      "knows: expected C<N>"}},
+    {"&base_mesh prime_mesh_name = 'C12' /\n&multigrid chain_mesh_tags = 'C12','C6','C3','C1' /\n",
+     {"mesh 4, 'C1', should halve N of the mesh before it ('C3'): expected none: N = 3 is odd"}},
+    {"&base_mesh prime_mesh_name = 'C16' /\n&multigrid chain_mesh_tags = 17*'C16' /\n",
+     {"&multigrid chain_mesh_tags = 'C16', 'C16',", "(gale [multigrid] levels = 17): out of range [1, 16]"}},
+    {"&base_mesh prime_mesh_name = 'C16' /\n&multigrid chain_mesh_tags = 'C16', 99999999999*'C8' /\n",
+     {"chain_mesh_tags = 'C16', 'C8', 'C8',", "(gale [multigrid] levels = 100000000000): out of range [1, 16]"}},
+    {"&multigrid multigrid_chain_nitems = 0 /\n",
+     {"bad.nml:1: &multigrid multigrid_chain_nitems = '0' (gale [multigrid] levels = 0): out of range [1, 16]"}},
+    {"&multigrid n_presmooth = 101 /\n",
+     {"&multigrid n_presmooth = '101' (gale [multigrid] n_presmooth = 101): out of range [0, 100]"}},
+    {"&multigrid smooth_relaxation = 0.0 /\n",
+     {"&multigrid smooth_relaxation = '0.0' (gale [multigrid] smooth_relaxation = 0.0): out of range (0, 2]"}},
+    {"&multigrid n_coarsesmooth = 0 /\n", {"[multigrid] n_coarsesmooth = 0): out of range [1, 1000]"}},
+    /* a multigrid preconditioner needs l_multigrid, in either layout's group */
+    {"&formulation l_multigrid = .false. /\n&helmholtz_solver\n preconditioner = 'multigrid'\n/\n",
+     {"bad.nml:3: &helmholtz_solver preconditioner = 'multigrid' needs the multigrid mesh chain, but "
+      "&formulation l_multigrid = .false. (line 1) has none", "set l_multigrid = .true. or choose another"}},
+    {"&multigrid l_multigrid = F /\n&helmholtz_solver preconditioner = 'multigrid' /\n",
+     {"&multigrid l_multigrid = .false. (line 1) has none"}},
+    {"&formulation l_multigrid = yes /\n", {"&formulation l_multigrid = 'yes': not a logical"}},
+    /* prec_only needs multigrid, from a namelist too */
+    {"&helmholtz_solver method = 'prec_only', preconditioner = 'tridiagonal' /\n",
+     {"bad.nml: [solver] method = prec_only with [solver] preconditioner = tridiagonal "
+      "(&helmholtz_solver method and preconditioner)"}},
     {"&helmholtz_solver\n preconditioner = 'jacobi'\n/\n",
      {"&helmholtz_solver preconditioner = 'jacobi': no gale counterpart; allowed: 'none', 'diagonal', 'tridiagonal', 'multigrid'"}},
     {"&extrusion method = 'geometric' /\n", {"allowed: 'uniform', 'quadratic'"}},

@@ -143,6 +143,7 @@ static void print_header(const gale_model_t *m)
  * the progress lines, the summary and the report give them. */
 static double residual_ratio(const gale_solver_stats_t *st)
 {
+    if (isnan(st->last_rnorm)) return NAN; /* prec_only: not computed (null in the report) */
     return st->last_bnorm > 0 ? st->last_rnorm / st->last_bnorm : 0;
 }
 
@@ -246,11 +247,13 @@ static void print_summary(const gale_model_t *m, const gale_run_results_t *r,
            r->fom, r->fom_per_core, m->nranks, m->nthreads);
     printf("energy: initial %.10e, final %.10e, relative change %+.3e, max step increase %+.3e\n",
            m->energy0, m->energy, r->energy_change, m->max_step_increase);
+    char res[48];
+    if (isnan(r->residual)) snprintf(res, sizeof res, "not computed (prec_only)");
+    else snprintf(res, sizeof res, "%.3e, %s", r->residual, st->converged ? "converged" : "NOT CONVERGED");
     printf("solver: %s + %s, %ld solves, %ld iterations (mean %.2f), %ld global sums, final "
-           "|r|/|b| %.3e, %s\n",
+           "|r|/|b| %s\n",
            gale_solver_method_name(c->solver.method), gale_solver_pc_name(c->solver.preconditioner),
-           st->solves, st->iterations, r->iterations_mean, st->global_sums, r->residual,
-           st->converged ? "converged" : "NOT CONVERGED");
+           st->solves, st->iterations, r->iterations_mean, st->global_sums, res);
     printf("halo: %lld bytes and %lld messages per exchange of p (all ranks)\n", r->halo_bytes,
            r->halo_msgs);
     const double *xf = r->xf;

@@ -139,16 +139,22 @@ void gale_config_suggest_(char *out, size_t n, const char *word, const char *con
                                 close);
 }
 
-/* "[0.5, 1]", "[1e-09, inf)", "(-inf, inf)". */
+/* "[0.5, 1]", "[1e-09, inf)", "(0, 2]", "(-inf, inf)". */
 static void fmt_range(const gale_key_t *k, char *out, size_t n)
 {
     char lo[32] = "(-inf", hi[32] = "inf)";
-    if (k->min > -DBL_MAX) snprintf(lo, sizeof lo, "[%.15g", k->min);
+    if (k->min > -DBL_MAX) snprintf(lo, sizeof lo, "%c%.15g", k->min_open ? '(' : '[', k->min);
     if (k->max < DBL_MAX) snprintf(hi, sizeof hi, "%.15g]", k->max);
     snprintf(out, n, "%s, %s", lo, hi);
 }
 
 /* ---------------- values ---------------- */
+
+/* Below the range of k: under min, or at it when min is excluded. */
+static int below(const gale_key_t *k, double v)
+{
+    return v < k->min || (k->min_open && v == k->min);
+}
 
 /* Parses text as the value of key k into cfg. On failure returns -1 with
  * what is wrong and what is allowed in why; cfg is untouched. */
@@ -164,7 +170,7 @@ static int parse_value(const gale_key_t *k, const char *s, gale_config_t *cfg, c
         const char *t = s + (mesh && (*s == 'C' || *s == 'c'));
         long v = strtol(t, &end, 10); /* on overflow LONG_MIN/MAX: out of range below */
         int syntax = end == t || *end || (mesh && (t == s || !isdigit((unsigned char)*t)));
-        if (syntax || (double)v < k->min || (double)v > k->max) {
+        if (syntax || below(k, (double)v) || (double)v > k->max) {
             if (mesh) snprintf(why, n, "expected C<N> with N in %s", range);
             else if (syntax) snprintf(why, n, "not an integer");
             else snprintf(why, n, "out of range %s", range);
@@ -183,7 +189,7 @@ static int parse_value(const gale_key_t *k, const char *s, gale_config_t *cfg, c
             snprintf(why, n, "not a finite number");
             return -1;
         }
-        if (v < k->min || v > k->max) {
+        if (below(k, v) || v > k->max) {
             snprintf(why, n, "out of range %s", range);
             return -1;
         }
@@ -464,6 +470,25 @@ static int check_file(const char *path)
     return GALE_OK;
 }
 
+/* ---------------- the configuration as a whole ---------------- */
+
+/* Rules between keys, checked once defaults, file and overrides are all in:
+ * a key may be fine alone and wrong with another. */
+static int check_whole(const gale_config_t *c)
+{
+    const char *pc = gale_config_choice("solver", "preconditioner", c->solver.preconditioner);
+    size_t len = strlen(c->source);
+    const int nml = len > 4 && strcasecmp(c->source + len - 4, ".nml") == 0;
+    if (strcmp(gale_config_choice("solver", "method", c->solver.method), "prec_only") == 0 &&
+        strcmp(pc, "multigrid") != 0)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "%s%s[solver] method = prec_only with [solver] preconditioner = %s%s: prec_only "
+                   "applies one multigrid V-cycle per solve and needs preconditioner = multigrid",
+                   c->source, len ? ": " : "", pc,
+                   nml ? " (&helmholtz_solver method and preconditioner)" : "");
+    return GALE_OK;
+}
+
 int gale_config_parse(gale_config_t *cfg, const char *path, int noverrides, char **overrides)
 {
     gale_config_t c; /* filled aside so that *cfg is untouched on failure */
@@ -478,6 +503,7 @@ int gale_config_parse(gale_config_t *cfg, const char *path, int noverrides, char
         snprintf(c.source, sizeof c.source, "%s", path);
     }
     for (int i = 0; i < noverrides; i++) GALE_CALL(apply_override(&c, overrides[i]));
+    GALE_CALL(check_whole(&c));
     memcpy(cfg, &c, sizeof c);
     return GALE_OK;
 }

@@ -9,6 +9,10 @@
 #define OFF(member) offsetof(gale_config_t, member)
 #define BIG DBL_MAX
 
+/* Entries leave out the last member, min_open, unless it is 1: zero-filled,
+ * a closed range. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
 const gale_key_t gale_keys[] = {
     {"mesh", "name", GALE_KT_MESH, OFF(mesh.n), "C24", 1, 8192, NULL,
      "cubed-sphere mesh C<N>: 6 N^2 columns"},
@@ -77,10 +81,13 @@ const gale_key_t gale_keys[] = {
      "length of the cosine_bell and deformational runs [days] (steps follow from cfl)"},
 
     {"solver", "method", GALE_KT_ENUM, OFF(solver.method), "cg", 0, 0,
-     "cg|pipelined_cg|bicgstab|gcr", "Krylov method for the Helmholtz problem"},
+     "cg|pipelined_cg|bicgstab|gcr|prec_only",
+     "Krylov method for the Helmholtz problem; prec_only: one multigrid V-cycle per solve, no "
+     "global sum (LFRic's GungHo setting); needs preconditioner = multigrid"},
     {"solver", "preconditioner", GALE_KT_ENUM, OFF(solver.preconditioner), "tridiagonal", 0, 0,
-     "none|diagonal|tridiagonal",
-     "tridiagonal: exact vertical solve per column, horizontal part lumped"},
+     "none|diagonal|tridiagonal|multigrid",
+     "tridiagonal: exact vertical solve per column, horizontal part lumped; multigrid: one "
+     "V-cycle over the mesh chain ([multigrid])"},
     {"solver", "tolerance", GALE_KT_REAL, OFF(solver.tolerance), "1.0e-10", 0.0, 1.0, NULL,
      "relative tolerance: stop when |r| <= tolerance |b|"},
     {"solver", "abs_tolerance", GALE_KT_REAL, OFF(solver.abs_tolerance), "0.0", 0.0, BIG, NULL,
@@ -99,6 +106,19 @@ const gale_key_t gale_keys[] = {
      "gcr: directions kept before a restart"},
     {"solver", "replace_every", GALE_KT_INT, OFF(solver.replace_every), "50", 0, 1000000, NULL,
      "pipelined_cg: recompute the true residual every this many iterations (0: only at the end)"},
+
+    {"multigrid", "levels", GALE_KT_INT, OFF(multigrid.levels), "4", 1, 16, NULL,
+     "levels of the mesh chain C_N, C_N/2, ... including the finest; fewer when N is not "
+     "divisible by 2^(levels-1)"},
+    {"multigrid", "smooth_relaxation", GALE_KT_REAL, OFF(multigrid.smooth_relaxation), "0.8", 0.0,
+     2.0, NULL, "relaxation rho of the block-Jacobi smoother u += rho H_z^-1 (b - H u)",
+     .min_open = 1},
+    {"multigrid", "n_presmooth", GALE_KT_INT, OFF(multigrid.n_presmooth), "2", 0, 100, NULL,
+     "smoothing sweeps on each level before restricting the residual to the next coarser one"},
+    {"multigrid", "n_postsmooth", GALE_KT_INT, OFF(multigrid.n_postsmooth), "2", 0, 100, NULL,
+     "smoothing sweeps on each level after adding the coarser level's correction"},
+    {"multigrid", "n_coarsesmooth", GALE_KT_INT, OFF(multigrid.n_coarsesmooth), "4", 1, 1000,
+     NULL, "smoothing sweeps on the coarsest level (no direct solve)"},
 
     {"partitioning", "method", GALE_KT_ENUM, OFF(partitioning.method), "sfc", 0, 0, "sfc|panel",
      "sfc: Hilbert curve, any rank count; panel: LFRic blocks, ranks = 1 or 6*px*py"},

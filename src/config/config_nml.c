@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,7 +97,9 @@ enum {
     LOGICAL, /* .true./.false./T/F -> true/false */
     WORD,    /* a word translated by the "lfric=gale" list (a bare word maps to itself) */
     MESH,    /* prime_mesh_name or filename holding C<N>: resolved at the end */
-    STEP     /* timestep_start/timestep_end: steps = end - start + 1, at the end */
+    STEP,    /* timestep_start/timestep_end: steps = end - start + 1, at the end */
+    CHAIN,   /* multigrid_chain_nitems, chain_mesh_tags (a list): [multigrid] levels, at the end */
+    MGFLAG   /* l_multigrid: whether the multigrid chain exists, checked at the end */
 };
 
 /* Keys with a gale counterpart. section == NULL: no counterpart, but gale
@@ -126,9 +129,9 @@ static const struct {
     {"timestepping", "method", WORD, NULL, NULL, "semi_implicit"},
     {"time", "timestep_start", STEP, "timestepping", "steps", NULL},
     {"time", "timestep_end", STEP, "timestepping", "steps", NULL},
-    {"helmholtz_solver", "method", WORD, "solver", "method", "cg bicgstab gcr"},
+    {"helmholtz_solver", "method", WORD, "solver", "method", "cg bicgstab gcr prec_only"},
     {"helmholtz_solver", "preconditioner", WORD, "solver", "preconditioner",
-     "none diagonal tridiagonal multigrid=tridiagonal"},
+     "none diagonal tridiagonal multigrid"},
     {"helmholtz_solver", "si_pressure_tolerance", NUM, "solver", "tolerance", NULL},
     {"helmholtz_solver", "si_pressure_a_tol", NUM, "solver", "abs_tolerance", NULL},
     {"helmholtz_solver", "si_pressure_maximum_iterations", NUM, "solver", "max_iterations", NULL},
@@ -136,6 +139,14 @@ static const struct {
     {"helmholtz_solver", "fail_on_non_converged", LOGICAL, "solver", "fail_on_non_converged",
      NULL},
     {"helmholtz_solver", "monitor_convergence", LOGICAL, "solver", "monitor_convergence", NULL},
+    {"multigrid", "multigrid_chain_nitems", CHAIN, "multigrid", "levels", NULL},
+    {"multigrid", "chain_mesh_tags", CHAIN, "multigrid", "levels", NULL},
+    {"multigrid", "smooth_relaxation", NUM, "multigrid", "smooth_relaxation", NULL},
+    {"multigrid", "n_presmooth", NUM, "multigrid", "n_presmooth", NULL},
+    {"multigrid", "n_postsmooth", NUM, "multigrid", "n_postsmooth", NULL},
+    {"multigrid", "n_coarsesmooth", NUM, "multigrid", "n_coarsesmooth", NULL},
+    {"multigrid", "l_multigrid", MGFLAG, NULL, NULL, NULL},      /* the older layout's place */
+    {"formulation", "l_multigrid", MGFLAG, NULL, NULL, NULL},    /* the newer layout's */
     {"logging", "run_log_level", WORD, "logging", "level",
      "error warning=warn info debug trace=debug"},
     {"finite_element", "element_order", WORD, NULL, NULL, "0"},
@@ -147,6 +158,9 @@ static const struct {
 enum { NMAP = sizeof lfric_map / sizeof lfric_map[0] };
 
 enum { NAME = 64, MAXW = 64 };
+/* Values kept of one assignment: a multigrid chain has at most 16 meshes
+ * ([multigrid] levels), so one more tells a chain that is too long. */
+enum { MAXV = 17 };
 
 /* The words of a space-separated list, in buf. */
 static int words(const char *list, char *buf, size_t n, const char **out)
@@ -181,7 +195,9 @@ typedef struct {
     gale_config_t *cfg;
     FILE *unused;         /* "group.key, ..." of LFRic keys gale does not use */
     int nunused;
-    struct held { char val[GALE_STR]; int line; } prime, file, prefix, start, end;
+    struct held { char val[GALE_STR]; int line; } prime, file, prefix, start, end, nitems, pc;
+    struct { char tag[MAXV][NAME], text[GALE_STR]; long n; int line; } chain; /* chain_mesh_tags */
+    struct { const char *group; int line, on; } mg; /* l_multigrid: a .false. one wins */
 } nml_t;
 
 /* The rest of the current line, at most 20 characters, for messages. */
@@ -286,10 +302,51 @@ static int set(nml_t *r, int line, const char *group, const char *key, const cha
     return GALE_OK;
 }
 
-/* One assignment "key = val [, more values]" (nval values) in group g. */
-static int assign(nml_t *r, int line, int g, const char *key, const char *val, int nval)
+/* A logical value as 1 or 0; -1 if it is none. */
+static int logical(const char *val)
 {
-    const char *group = lfric_keys[g].group;
+    const char *t = val + (val[0] == '.');
+    int c = tolower((unsigned char)*t);
+    return c == 't' ? 1 : c == 'f' ? 0 : -1;
+}
+
+/* chain_mesh_tags = 'C16', 'C8', ... (nval values, the first MAXV in vals;
+ * a repeat count 2*'C8' stands for two): kept for resolve(). */
+static void hold_chain(nml_t *r, int line, const char (*vals)[GALE_STR], int nval)
+{
+    size_t len = 0;
+    r->chain.n = 0, r->chain.line = line;
+    for (int i = 0; i < nval; i++) {
+        const char *v = i < MAXV ? vals[i] : "";
+        long times = 1;
+        size_t d = strspn(v, "0123456789");
+        if (d && v[d] == '*') { /* r*c: the bare token still has the quotes of c */
+            times = d > 12 ? LONG_MAX / 4 : strtol(v, NULL, 10); /* past 16 only the count matters */
+            v += d + 1;
+        }
+        size_t n = strlen(v);
+        if (n >= 2 && (v[0] == '\'' || v[0] == '"') && v[n - 1] == v[0]) v++, n -= 2;
+        long more = 0; /* past the stored ones and the "...", only the count */
+        if (times > MAXV + 1) more = times - (MAXV + 1), times = MAXV + 1;
+        for (long t = 0; t < times; t++, r->chain.n++) {
+            if (r->chain.n < MAXV)
+                snprintf(r->chain.tag[r->chain.n], NAME, "%.*s", (int)n, v);
+            if (r->chain.n < MAXV && len < sizeof r->chain.text)
+                len += (size_t)snprintf(r->chain.text + len, sizeof r->chain.text - len,
+                                        "%s'%.*s'", r->chain.n ? ", " : "", (int)n, v);
+            else if (r->chain.n == MAXV && len < sizeof r->chain.text)
+                len += (size_t)snprintf(r->chain.text + len, sizeof r->chain.text - len, ", ...");
+        }
+        r->chain.n = more > LONG_MAX / 4 - r->chain.n ? LONG_MAX / 4 : r->chain.n + more;
+    }
+}
+
+/* One assignment "key = value [, more values]" (nval values, the first MAXV
+ * in vals) in group g. */
+static int assign(nml_t *r, int line, int g, const char *key, const char (*vals)[GALE_STR],
+                  int nval)
+{
+    const char *group = lfric_keys[g].group, *val = vals[0];
     char buf[2048], sugg[1024], text[GALE_STR];
     const char *w[MAXW];
     int m = find_map(group, key);
@@ -304,33 +361,48 @@ static int assign(nml_t *r, int line, int g, const char *key, const char *val, i
         fprintf(r->unused, "%s%s.%s", r->nunused++ ? ", " : "", group, key);
         return GALE_OK;
     }
-    if (nval != 1)
+    const int list = strcmp(key, "chain_mesh_tags") == 0;
+    if (nval != 1 && !list)
         GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: expected one value, got %d", r->path, line,
                    group, key, nval);
     const char *section = lfric_map[m].section, *gkey = lfric_map[m].gkey;
     switch (lfric_map[m].kind) {
+    case CHAIN: /* multigrid_chain_nitems is held like the mesh keys */
     case MESH:
     case STEP: {
-        struct held *h = strcmp(key, "prime_mesh_name") == 0 ? &r->prime
-                         : strcmp(key, "filename") == 0      ? &r->file
-                         : strcmp(key, "file_prefix") == 0   ? &r->prefix
+        if (list) {
+            hold_chain(r, line, vals, nval);
+            return GALE_OK;
+        }
+        struct held *h = strcmp(key, "prime_mesh_name") == 0  ? &r->prime
+                         : strcmp(key, "filename") == 0       ? &r->file
+                         : strcmp(key, "file_prefix") == 0    ? &r->prefix
                          : strcmp(key, "timestep_start") == 0 ? &r->start
-                                                              : &r->end;
-        snprintf(h->val, sizeof h->val, "%s", val);
+                         : strcmp(key, "timestep_end") == 0   ? &r->end
+                                                              : &r->nitems;
+        snprintf(h->val, sizeof h->val, "%.*s", GALE_STR - 1, val); /* val < GALE_STR */
         h->line = line;
         return GALE_OK;
     }
+    case MGFLAG: {
+        int on = logical(val);
+        if (on < 0)
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = '%s': not a logical (.true. or .false.)",
+                       r->path, line, group, key, val);
+        if (!r->mg.line || !on) r->mg.group = group, r->mg.line = line, r->mg.on = on;
+        return GALE_OK;
+    }
     case NUM:
-        snprintf(text, sizeof text, "%s", val);
+        snprintf(text, sizeof text, "%.*s", GALE_STR - 1, val);
         for (char *p = text; *p; p++)
             if (*p == 'd' || *p == 'D') *p = 'e';
         return set(r, line, group, key, val, section, gkey, text);
     case LOGICAL: {
-        const char *t = val + (val[0] == '.');
-        if (tolower((unsigned char)*t) != 't' && tolower((unsigned char)*t) != 'f')
+        int on = logical(val);
+        if (on < 0)
             GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = '%s': not a logical (.true. or .false.)",
                        r->path, line, group, key, val);
-        snprintf(text, sizeof text, "%s", tolower((unsigned char)*t) == 't' ? "true" : "false");
+        snprintf(text, sizeof text, "%s", on ? "true" : "false");
         if (section) return set(r, line, group, key, val, section, gkey, text);
         if (strcmp(text, lfric_map[m].values) != 0)
             GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = %s: gale models only %s = .%s.", r->path,
@@ -343,11 +415,10 @@ static int assign(nml_t *r, int line, int g, const char *key, const char *val, i
             size_t len = strcspn(w[i], "=");
             if (strlen(val) == len && strncasecmp(val, w[i], len) == 0) {
                 if (!section) return GALE_OK;
-                if (strcasecmp(val, "multigrid") == 0)
-                    gale_log(GALE_LOG_INFO,
-                             "LFRic namelist %s:%d: &%s %s = 'multigrid' runs as gale's "
-                             "tridiagonal column solve (the multigrid's smoother; gale has no "
-                             "multigrid yet)", r->path, line, group, key);
+                if (strcmp(key, "preconditioner") == 0) { /* for the l_multigrid check */
+                    snprintf(r->pc.val, sizeof r->pc.val, "%.*s", GALE_STR - 1, val);
+                    r->pc.line = line;
+                }
                 return set(r, line, group, key, val, section, gkey,
                            w[i][len] ? w[i] + len + 1 : w[i]);
             }
@@ -371,7 +442,7 @@ static int assign(nml_t *r, int line, int g, const char *key, const char *val, i
 static int read_group(nml_t *r, int g, int opened)
 {
     const char *group = lfric_keys[g].group;
-    char seen[MAXW][NAME], key[NAME], val[GALE_STR], extra[GALE_STR], why[256];
+    char seen[MAXW][NAME], key[NAME], vals[MAXV][GALE_STR], extra[GALE_STR], why[256];
     int nseen = 0;
     for (;;) {
         skip(r, 1);
@@ -401,13 +472,13 @@ static int read_group(nml_t *r, int g, int opened)
         for (;;) {
             skip(r, 1);
             if (!*r->p || *r->p == '/' || *r->p == '&' || at_assignment(r)) break;
-            if (read_value(r, nval ? extra : val, why, sizeof why))
+            if (read_value(r, nval < MAXV ? vals[nval] : extra, why, sizeof why))
                 GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: %s", r->path, r->line, group, key, why);
             nval++;
         }
         if (!nval)
             GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: no value", r->path, line, group, key);
-        GALE_CALL(assign(r, line, g, key, val, nval));
+        GALE_CALL(assign(r, line, g, key, vals, nval));
     }
 }
 
@@ -428,11 +499,80 @@ static int mesh_word(const char *s, int whole, char *out, size_t n)
     return 0;
 }
 
+/* The multigrid keys, once the mesh is known: chain_mesh_tags starts at the
+ * prime mesh and halves N at every step, agrees with multigrid_chain_nitems
+ * and sets [multigrid] levels; a 'multigrid' preconditioner needs l_multigrid
+ * (LFRic builds no chain without it). mesh_from: where the prime mesh came
+ * from, for messages. */
+static int resolve_multigrid(nml_t *r, const char *mesh_from)
+{
+    char text[32], why[1024];
+    const char *tags = r->chain.text;
+    const long n = r->chain.n;
+    if (r->chain.line && r->nitems.line) {
+        char *e;
+        errno = 0;
+        long v = strtol(r->nitems.val, &e, 10);
+        if (e == r->nitems.val || *e || errno)
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &multigrid multigrid_chain_nitems = '%s': not an "
+                       "integer", r->path, r->nitems.line, r->nitems.val);
+        if (v != n)
+            GALE_ERROR(GALE_ERR_INPUT,
+                       "%s:%d: &multigrid chain_mesh_tags = %s: %ld meshes, but "
+                       "multigrid_chain_nitems = %ld (line %d): expected as many meshes as "
+                       "multigrid_chain_nitems says",
+                       r->path, r->chain.line, tags, n, v, r->nitems.line);
+    }
+    if (r->chain.line) {
+        snprintf(text, sizeof text, "%ld", n);
+        if (gale_config_set_(r->cfg, "multigrid", "levels", text, why, sizeof why))
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &multigrid chain_mesh_tags = %s (gale [multigrid] "
+                       "levels = %ld): %s", r->path, r->chain.line, tags, n, why);
+        int prev = 0;
+        for (int i = 0; i < n; i++) { /* n <= 16 < MAXV: every tag is stored */
+            char want[32], *e = "";
+            const char *t = r->chain.tag[i];
+            long v = (t[0] == 'C' || t[0] == 'c') && isdigit((unsigned char)t[1])
+                         ? strtol(t + 1, &e, 10) : -1;
+            if (v < 0 || *e || v > 8192)
+                GALE_ERROR(GALE_ERR_INPUT,
+                           "%s:%d: &multigrid chain_mesh_tags = %s: mesh %d, '%s', is not a "
+                           "cubed-sphere mesh name gale knows: expected C<N> (e.g. 'C8')",
+                           r->path, r->chain.line, tags, i + 1, t);
+            if (i == 0 && v != r->cfg->mesh.n)
+                GALE_ERROR(GALE_ERR_INPUT,
+                           "%s:%d: &multigrid chain_mesh_tags = %s: the first mesh, '%s', should "
+                           "be the prime mesh 'C%d' (%s)",
+                           r->path, r->chain.line, tags, t, r->cfg->mesh.n, mesh_from);
+            if (i > 0 && (prev % 2 || v != prev / 2)) {
+                if (prev % 2) snprintf(want, sizeof want, "none: N = %d is odd", prev);
+                else snprintf(want, sizeof want, "'C%d'", prev / 2);
+                GALE_ERROR(GALE_ERR_INPUT,
+                           "%s:%d: &multigrid chain_mesh_tags = %s: mesh %d, '%s', should halve "
+                           "N of the mesh before it ('C%d'): expected %s",
+                           r->path, r->chain.line, tags, i + 1, t, prev, want);
+            }
+            prev = (int)v;
+        }
+    } else if (r->nitems.line) {
+        GALE_CALL(set(r, r->nitems.line, "multigrid", "multigrid_chain_nitems", r->nitems.val,
+                      "multigrid", "levels", r->nitems.val));
+    }
+    if (r->mg.line && !r->mg.on && r->pc.line && strcasecmp(r->pc.val, "multigrid") == 0)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "%s:%d: &helmholtz_solver preconditioner = '%s' needs the multigrid mesh "
+                   "chain, but &%s l_multigrid = .false. (line %d) has none (LFRic cannot run "
+                   "this either): set l_multigrid = .true. or choose another preconditioner",
+                   r->path, r->pc.line, r->pc.val, r->mg.group, r->mg.line);
+    return GALE_OK;
+}
+
 /* Keys that combine: the mesh from prime_mesh_name or filename, the step
- * count from timestep_start and timestep_end. */
+ * count from timestep_start and timestep_end, the multigrid chain. */
 static int resolve(nml_t *r)
 {
     char text[GALE_STR], why[1024];
+    const char *mesh_from = "gale's default [mesh] name: the namelist gives no &base_mesh mesh";
     if (r->prime.line || r->file.line || r->prefix.line) {
         /* prime_mesh_name when it is C<N>, else the C<N> word of the mesh
          * file's name (filename, or the newer layout's file_prefix) */
@@ -453,6 +593,9 @@ static int resolve(nml_t *r)
                                                                             : r->prefix.line,
                        r->prime.val, r->file.val, r->prefix.val);
         GALE_CALL(set(r, h->line, "base_mesh", from, h->val, "mesh", "name", text));
+        mesh_from = h == &r->prime ? "from &base_mesh prime_mesh_name"
+                    : h == &r->file ? "from &base_mesh filename"
+                                    : "from &base_mesh file_prefix";
     }
     if (r->end.line) {
         long v[2] = {1, 0};
@@ -473,7 +616,7 @@ static int resolve(nml_t *r)
                        "steps = %s): %s",
                        r->path, r->end.line, v[0], v[1], text, why);
     }
-    return GALE_OK;
+    return resolve_multigrid(r, mesh_from);
 }
 
 static int read_groups(nml_t *r)

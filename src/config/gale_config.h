@@ -27,6 +27,7 @@ typedef struct {
     double min, max;     /* inclusive range for INT/REAL/MESH */
     const char *choices; /* ENUM: "a|b|c", stored as the index */
     const char *help;
+    int min_open;        /* INT/REAL: 1 when min itself is excluded, (min, max] */
 } gale_key_t;
 
 #define GALE_STR 1024
@@ -42,7 +43,8 @@ enum { GALE_IO_SHARED = 0, GALE_IO_PER_RANK = 1, GALE_IO_AGGREGATED = 2 };
 enum { GALE_IO_ON_ERROR_ABORT = 0, GALE_IO_ON_ERROR_CONTINUE = 1 };
 enum { GALE_ROMIO_AUTO = 0, GALE_ROMIO_ENABLE = 1, GALE_ROMIO_DISABLE = 2 };
 /* [solver] method, preconditioner, precision: GALE_KRYLOV_*, GALE_PC_*,
- * GALE_PREC_* in solver/gale_solver.h, in the order of their choices here. */
+ * GALE_PREC_* in solver/gale_solver.h and psy/gale_psy.h, in the order of
+ * their choices here (method prec_only is 4, preconditioner multigrid 3). */
 
 typedef struct {
     struct { int n; } mesh;
@@ -60,6 +62,11 @@ typedef struct {
         int max_iterations, reproducible_sums, fail_on_non_converged, monitor_convergence;
         int precision, gcr_restart, replace_every;
     } solver;
+    struct {
+        int levels;
+        double smooth_relaxation;
+        int n_presmooth, n_postsmooth, n_coarsesmooth;
+    } multigrid;
     struct { int wind; double u0, alpha, cfl, days; } transport;
     struct { int method; } partitioning;
     struct { int depth, redundant_computation, overlap, gpu_aware; } halo;

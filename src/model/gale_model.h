@@ -7,7 +7,7 @@
 #define GALE_MODEL_H
 
 #include "gale_config.h"
-#include "gale_partition.h"
+#include "gale_chain.h"
 #include "gale_psy.h"
 #include "gale_solver.h"
 #include "gale_transport.h"
@@ -23,10 +23,12 @@ typedef struct gale_model {
     MPI_Comm comm;
     int rank, nranks, nthreads;
     gale_cs_t cs;
-    gale_partition_t part;
+    gale_chain_t chain;             /* the partition (of every multigrid level) */
     gale_local_t lm;
     gale_psy_t *psy;                /* halos, loop ranges, reductions */
-    /* geometry (local), owned here and pointed to by km */
+    /* geometry (local), owned here and pointed to by km; area, cell_sign,
+     * elen and erdist are geom's */
+    gale_geom_t geom;
     double *area, *area_rn2, *cell_sign, *lon, *lat;
     double *elen, *erdist, *eweight; /* eweight = l_e d_e */
     double *z_if, *z_c, *dz, *dzi, *rdzi;

@@ -49,32 +49,22 @@ static int setup_geometry(gale_model_t *m)
     const gale_local_t *lm = &m->lm;
     const int nc = gale_psy_local(m->psy, GALE_LOC_CELL), ne = gale_psy_local(m->psy, GALE_LOC_EDGE);
     const int na = (nc + GALE_LANES - 1) / GALE_LANES * GALE_LANES;
-    GALE_ALLOC(m->area, na);
+    GALE_CALL(gale_geom_build(&m->cs, lm, na, &m->geom));
+    m->area = m->geom.area, m->cell_sign = m->geom.cell_sign;
+    m->elen = m->geom.elen, m->erdist = m->geom.erdist;
     GALE_ALLOC(m->area_rn2, na);
     GALE_ALLOC(m->lon, nc);
     GALE_ALLOC(m->lat, nc);
-    GALE_ALLOC(m->cell_sign, 4 * (size_t)nc);
-    GALE_ALLOC(m->elen, ne);
-    GALE_ALLOC(m->erdist, ne);
     GALE_ALLOC(m->eweight, ne);
     for (int c = 0; c < nc; c++) {
-        gale_gid_t g = lm->cell_gid[c];
         double x[3];
-        m->area[c] = gale_cs_cell_area(&m->cs, g);
         m->area_rn2[c] = m->area[c] / m->cfg.physics.bvf_square;
-        gale_cs_cell_centre(&m->cs, g, x);
+        gale_cs_cell_centre(&m->cs, lm->cell_gid[c], x);
         gale_lonlat(x, &m->lon[c], &m->lat[c]);
-        for (int s = 0; s < 4; s++) {
-            gale_gid_t ec[2];
-            gale_cs_edge_cells(&m->cs, lm->edge_gid[lm->cell_edge[4 * c + s]], ec);
-            m->cell_sign[4 * c + s] = ec[0] == g ? 1.0 : -1.0;
-        }
     }
     for (int e = 0; e < ne; e++) {
         gale_edge_geom_t eg;
         gale_cs_edge_geom(&m->cs, lm->edge_gid[e], &eg);
-        m->elen[e] = eg.length;
-        m->erdist[e] = 1.0 / eg.dist;
         m->eweight[e] = eg.length * eg.dist;
     }
     gale_kmesh_t *km = &m->km;
@@ -97,7 +87,7 @@ static int setup_geometry(gale_model_t *m)
     km->c2 = m->cfg.physics.speed_of_sound * m->cfg.physics.speed_of_sound;
     km->n2 = m->cfg.physics.bvf_square;
     km->tau = m->cfg.timestepping.alpha * m->cfg.timestepping.dt;
-    GALE_CALL(gale_helmholtz_setup(km, &m->helm));
+    GALE_CALL(gale_helmholtz_setup(km, 1.0, &m->helm));
     GALE_CALL(gale_psy_kernels_init(m->psy));
     return GALE_OK;
 }
@@ -402,10 +392,17 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
         GALE_ERROR(GALE_ERR_INPUT, "%d ranks for mesh C%d: at most %lld (one column each)",
                    m->nranks, cfg->mesh.n, (long long)m->cs.ncells);
     GALE_CALL(transport_kind(cfg, &m->transport));
-    GALE_CALL(gale_partition_build(&m->cs, m->nranks, cfg->partitioning.method, &m->part));
+    /* multigrid partitions the coarsest mesh of its chain, and finer cells
+     * inherit their parent's rank (docs/multigrid.md); else one level */
+    const int mg = cfg->solver.preconditioner == GALE_PC_MULTIGRID;
+    const int levels = mg ? gale_chain_levels(cfg->mesh.n, cfg->multigrid.levels) : 1;
+    if (mg && levels < cfg->multigrid.levels)
+        gale_log(GALE_LOG_INFO, "multigrid: C%d halves %d times, so %d levels, not [multigrid] "
+                 "levels = %d", cfg->mesh.n, levels - 1, levels, cfg->multigrid.levels);
+    GALE_CALL(gale_chain_build(&m->chain, &m->cs, levels, m->nranks, cfg->partitioning.method));
     /* the transport stencil reaches two cells out */
     int depth = m->transport && cfg->halo.depth < 2 ? 2 : cfg->halo.depth;
-    GALE_CALL(gale_local_build(&m->cs, &m->part, m->rank, depth, &m->lm));
+    GALE_CALL(gale_local_build(&m->cs, &m->chain.part[0], m->rank, depth, &m->lm));
     const gale_psy_opts_t po = {cfg->halo.depth, cfg->halo.redundant_computation, cfg->halo.overlap};
     GALE_CALL(gale_psy_create(&m->psy, &po, comm, &m->lm, &m->km));
     GALE_CALL(setup_vertical(m));
@@ -429,7 +426,10 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
         .atol = cfg->solver.abs_tolerance, .max_iterations = cfg->solver.max_iterations,
         .fail_on_non_converged = cfg->solver.fail_on_non_converged,
         .monitor = cfg->solver.monitor_convergence, .gcr_restart = cfg->solver.gcr_restart,
-        .replace_every = cfg->solver.replace_every};
+        .replace_every = cfg->solver.replace_every,
+        .mg = {.relaxation = cfg->multigrid.smooth_relaxation, .npre = cfg->multigrid.n_presmooth,
+               .npost = cfg->multigrid.n_postsmooth, .ncoarse = cfg->multigrid.n_coarsesmooth},
+        .chain = &m->chain};
     GALE_CALL(gale_solver_create(&m->solver, &so, m->psy, &m->gsum));
     GALE_CALL(initial_state(m));
     m->steps = cfg->timestepping.steps;
@@ -454,11 +454,12 @@ void gale_model_free(gale_model_t *m)
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) gale_psy_field_free(f[i]);
     gale_psy_destroy(&m->psy);
     gale_helmholtz_free(&m->helm);
-    void *a[] = {m->area, m->area_rn2, m->cell_sign, m->lon, m->lat, m->elen, m->erdist,
-                 m->eweight, m->z_if, m->z_c, m->dz, m->dzi, m->rdzi, m->probe};
+    void *a[] = {m->area_rn2, m->lon, m->lat, m->eweight, m->z_if, m->z_c, m->dz, m->dzi,
+                 m->rdzi, m->probe};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);
+    gale_geom_free(&m->geom);
     gale_local_free(&m->lm);
-    gale_partition_free(&m->part);
+    gale_chain_free(&m->chain);
 }
 
 /* ---- the time step ---- */
