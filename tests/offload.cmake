@@ -111,6 +111,14 @@ if(GALE_OFFLOAD STREQUAL "none")
                     LOG "no offload device: the kernels run on the host")
 endif()
 
+# multigrid: every level's kernels, halos and child maps on the device, bit
+# for bit against the CPU build; single precision with device halo buffers
+gale_offload_test(offload_multigrid_np2 2 RUN_REF ZERO field
+                  ARGS --timestepping.steps=12 --solver.preconditioner=multigrid)
+gale_offload_test(offload_multigrid_single_gpu_aware_np2 2 RUN_REF ZERO field halo
+                  ARGS --timestepping.steps=6 --solver.preconditioner=multigrid --solver.method=bicgstab
+                       --solver.precision=single --solver.tolerance=1e-5 --halo.gpu_aware=true)
+
 # the transport kernels: advection cases bit for bit against the CPU build
 gale_offload_test(offload_cosine_bell_np2 2 RUN_REF ZERO field
   ARGS --initial.case=cosine_bell --planet.scaling=1 --extrusion.levels=1 --mesh.name=C12 --transport.days=2)

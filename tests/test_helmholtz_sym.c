@@ -8,22 +8,13 @@
 #include "gale_base.h"
 #include "gale_model.h"
 #include "gale_report.h"
+#include "gale_test_sym.h"
 
 #include <float.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdint.h>
-
-/* a value in [-1, 1) from a global id, level and seed (splitmix64) */
-static double val(int64_t gid, int k, uint64_t seed)
-{
-    uint64_t z = (uint64_t)gid * 0x9e3779b97f4a7c15ULL + (uint64_t)k * 0xbf58476d1ce4e5b9ULL + seed;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return (double)(z >> 11) / 4503599627370496.0 - 1.0;
-}
 
 /* parity 0: the columns of even global id, 1: odd. Disjoint supports keep
  * the (large, trivially symmetric) diagonal and vertical couplings out of
@@ -36,16 +27,6 @@ static void fill(gale_model_t *m, gale_field_t *f, uint64_t seed, int parity)
             gale_fd(f)[(size_t)c * f->stride + k] =
                 m->lm.cell_gid[c] % 2 == parity ? val(m->lm.cell_gid[c], k, seed) : 0;
     gale_psy_host_wrote(m->psy, f, 0); /* owned only: the apply must exchange */
-}
-
-static double dot(gale_model_t *m, const gale_field_t *a, const gale_field_t *b)
-{
-    gale_psy_sum_t s;
-    gale_psy_sum_init(&s);
-    gale_psy_sum_dot(&s, a, b, NULL, NULL);
-    double out = NAN;
-    if (gale_psy_sum(&m->gsum_diag, &s, &out) != GALE_OK) return NAN;
-    return out;
 }
 
 int main(int argc, char **argv)

@@ -327,7 +327,15 @@ double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
     case GALE_KRYLOV_GCR: per_level += 8.0 * (2 * cfg->solver.gcr_restart - 2); break;
     default: break;
     }
-    double b = 24.0 * 1048576 + 48 * ncells + local * (1200 + per_level * nl);
+    /* multigrid: two more vectors on the fine level; each coarse level a
+     * quarter of the one above (sum 1/3) with its own numbering, geometry,
+     * four vectors and the operator's factors (docs/multigrid.md) */
+    double coarse = 0;
+    if (cfg->solver.preconditioner == GALE_PC_MULTIGRID) {
+        per_level += 16;
+        coarse = local / 3.0 * (1200 + 72 * nl);
+    }
+    double b = 24.0 * 1048576 + 48 * ncells + local * (1200 + per_level * nl) + coarse;
     /* output: the ring's buffers as far as one output time fills them (u
      * counted on edges: two per cell), HDF5 and ROMIO's collective buffer */
     const char *fl = cfg->diagnostics.fields;

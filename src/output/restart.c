@@ -11,7 +11,7 @@
  * What must agree on restart: the mesh, extrusion, planet, physics and
  * initial-case keys and [timestepping] dt and alpha (they define the
  * experiment); a difference is an error that names every differing key with
- * both values. [solver] differences are allowed with a warning (the answer
+ * both values. [solver] and [multigrid] differences are allowed with a warning (the answer
  * then changes); everything else (ranks, threads, partitioning, halo, io,
  * diagnostics, checkpoint, logging, steps) comes from this run. */
 #include "gale_restart.h"
@@ -77,7 +77,8 @@ static int check_config(const gale_model_t *m, const gale_ckpt_t *ck, const char
     for (int i = 0; i < gale_nkeys; i++) {
         const gale_key_t *k = &gale_keys[i];
         const int strict = must_match(k->section, k->key);
-        if (!strict && strcmp(k->section, "solver") != 0) continue;
+        if (!strict && strcmp(k->section, "solver") != 0 && strcmp(k->section, "multigrid") != 0)
+            continue;
         char here[GALE_STR + 8], there[GALE_STR + 8];
         if (!dump_value(mine, k->section, k->key, here, sizeof here)) continue;
         /* a key the writer did not know: it had its default then, which is
