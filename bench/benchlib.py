@@ -29,12 +29,25 @@ def parser(description, quick_help="smaller sizes and fewer repeats (a check of 
     p.add_argument("--wait-max", type=float, default=1800, metavar="S",
                    help="give up waiting for a low load after S seconds (default 1800)")
     p.add_argument("--out", default=RESULTS, help="results directory (default bench/results)")
+    p.add_argument("--build-dir", default=None, metavar="DIR",
+                   help="use this configured build (cmake --preset P -B DIR) instead of "
+                        "build/bench-<preset> for every preset but the -novec builds (drivers "
+                        "of one preset; with --no-build: as it is)")
+    p.add_argument("--raw-dir", default=None, metavar="DIR",
+                   help="run reports and logs (default build/bench-raw)")
     return p
 
 
+BUILD_DIR = None  # --build-dir: replaces build/bench-<preset> (not the -novec builds)
+
+
 def setup(args):
-    global DRY
+    global DRY, RAW, BUILD_DIR
     DRY = args.dry_run
+    if getattr(args, "raw_dir", None):
+        RAW = os.path.abspath(args.raw_dir)
+    if getattr(args, "build_dir", None):
+        BUILD_DIR = os.path.abspath(args.build_dir)
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(RAW, exist_ok=True)
 
@@ -76,6 +89,8 @@ def compile_command(build, source="kernels_cpu/launch.c"):
 
 
 def build_dir(preset, novec=False):
+    if BUILD_DIR and not novec:
+        return BUILD_DIR
     return os.path.join(ROOT, "build", f"bench-{preset}" + ("-novec" if novec else ""))
 
 
