@@ -92,6 +92,27 @@ static void r_pct_d(kb_t *b) { gale_k_pc_tridiag(KM, GALE_F64, 0, b->nc, b->m.rh
 static void r_pct_f(kb_t *b) { gale_k_pc_tridiag(KM, GALE_F32, 0, b->nc, b->xf.data, b->yf.data); }
 static double m_pct_d(const kb_t *b) { return 8.0 * b->nc * (4.0 * b->nl + 1.0); }
 static double m_pct_f(const kb_t *b) { return 4.0 * b->nc * (4.0 * b->nl + 1.0); }
+#ifndef GALE_BENCH_DEVICE
+/* The tridiagonal solve's traffic without its recurrence, on the host: r and
+ * the batched factors m, cu read, z written, each column streamed in order.
+ * What the memory system gives this access pattern (three read streams and
+ * one write per column): the ceiling of pc_tridiag_d and smooth_d here. */
+static void r_tri_stream_d(kb_t *b)
+{
+    const int L = GALE_LANES, nl = b->nl, sc = b->sc, nb = b->nc / L;
+    const double *r = D(rhs), *m = KM->tri_m, *cu = KM->tri_c;
+    double *z = D(pn);
+#pragma omp parallel for schedule(static)
+    for (int bt = 0; bt < nb; bt++)
+        for (int l = 0; l < L; l++) {
+            const double *rc = r + (size_t)(bt * L + l) * sc, *mb = m + (size_t)bt * nl * L + l,
+                         *cb = cu + (size_t)bt * nl * L + l;
+            double *zc = z + (size_t)(bt * L + l) * sc;
+#pragma omp simd
+            for (int k = 0; k < nl; k++) zc[k] = rc[k] * mb[k * L] + cb[k * L];
+        }
+}
+#endif
 static void r_axpby_d(kb_t *b)
 {
     gale_k_axpby(GALE_F64, 0, b->nc, b->sc, 0.5, b->m.p.data, 0.25, b->m.rhs.data, b->m.pn.data);
@@ -142,6 +163,9 @@ static const kdef_t kdefs[] = {
     {"pc_diag_f", "solver", 4, r_pcd_f, m_pcd_f, "4 (3 C nl)"},
     {"pc_tridiag_d", "solver", 8, r_pct_d, m_pct_d, "8 C (4 nl + 1): r, m, cu read; z written; av"},
     {"pc_tridiag_f", "solver", 4, r_pct_f, m_pct_f, "4 C (4 nl + 1)"},
+#ifndef GALE_BENCH_DEVICE
+    {"tri_stream_d", "solver", 8, r_tri_stream_d, m_pct_d, "8 C (4 nl + 1): pc_tridiag_d's arrays streamed, no recurrence (host loop: the ceiling of its access pattern)"},
+#endif
     {"smooth_d", "multigrid", 8, r_smooth_d, m_smooth_d, "8 C (5 nl) + 64 C: x once, b, m, cu read; xn written; cell_nbr, h_hs, h_ad, h_av"},
     {"smooth_f", "multigrid", 4, r_smooth_f, m_smooth_f, "4 C (5 nl) + 40 C"},
     {"residual_d", "multigrid", 8, r_resid_d, m_resid_d, "8 (3 C nl) + 64 C: x once, b read; r written"},
@@ -160,7 +184,7 @@ static const kdef_t kdefs[] = {
 typedef struct {
     const char *mode, *json, *only;
     double min_time;
-    int samples, triad, warm_steps, solves;
+    int samples, triad, warm_steps, solves, random_start;
     int nov;
     char *ov[MAXOV];
 } opts_t;
@@ -182,6 +206,8 @@ static void usage(FILE *f)
           "  --no-triad             kernels: skip the triad (no fraction of triad)\n"
           "  --warm-steps W         solve: model steps before the timed solves (default 3)\n"
           "  --solves N             solve: at least N timed solves (default 3); vcycle: N cycles\n"
+          "  --start zero|random    vcycle: from x = 0 on the step's problem (default), or from a\n"
+          "                         random x with b = 0 (the slowest modes)\n"
           "  --json FILE            write the results as JSON\n"
           "Other --section.key=value options go to the model configuration (gale help config).\n",
           f);
@@ -222,6 +248,8 @@ static int parse(int argc, char **argv, opts_t *o, char *buf, size_t nbuf)
         else if (!strcmp(a, "--solves") && v) o->solves = atoi(v), i++;
         else if (!strcmp(a, "--json") && v) o->json = v, i++;
         else if (!strcmp(a, "--no-triad")) o->triad = 0;
+        else if (!strcmp(a, "--start") && v && (!strcmp(v, "zero") || !strcmp(v, "random")))
+            o->random_start = v[0] == 'r', i++;
         else if (!strncmp(a, "--", 2) && strchr(a, '.') && strchr(a, '=') && o->nov < MAXOV)
             o->ov[o->nov++] = argv[i];
         else {
@@ -565,7 +593,7 @@ static int run_vcycle(const opts_t *o, const gale_config_t *cfg)
     gale_field_t r, z;
     GALE_CALL(gale_psy_field_create(m->psy, &r, "vc_r", GALE_LOC_CELL, m->km.nlev, 8));
     GALE_CALL(gale_psy_field_create(m->psy, &z, "vc_z", GALE_LOC_CELL, m->km.nlev, 8));
-    if (getenv("VC_RANDOM")) { /* A x = 0 from a random x: the slowest modes */
+    if (o->random_start) { /* A x = 0 from a random x: the slowest modes */
         double *x = gale_fd(&m->pn);
         uint64_t z = 12345;
         for (int c = 0; c < gale_psy_owned(m->psy, GALE_LOC_CELL); c++)
@@ -575,8 +603,7 @@ static int run_vcycle(const opts_t *o, const gale_config_t *cfg)
             }
         GALE_CALL(gale_psy_host_wrote(m->psy, &m->pn, 0));
         GALE_CALL(gale_psy_axpby(m->psy, &m->rhs, 0.0, &m->rhs, 0.0, &m->rhs));
-    } else if (getenv("VC_GUESS")) GALE_CALL(gale_psy_copy(m->psy, &m->pn, &m->p));
-    else GALE_CALL(gale_psy_axpby(m->psy, &m->pn, 0.0, &m->rhs, 0.0, &m->rhs)); /* x = 0 */
+    } else GALE_CALL(gale_psy_axpby(m->psy, &m->pn, 0.0, &m->rhs, 0.0, &m->rhs)); /* x = 0 */
     const int n = o->solves > 0 && o->solves <= 100 ? o->solves : 10;
     double res[101], tcyc = 0;
     const int nl = gale_mg_levels(mg);
@@ -636,6 +663,7 @@ static int run_vcycle(const opts_t *o, const gale_config_t *cfg)
         gale_json_int(&j, "threads", m->nthreads);
         gale_json_int(&j, "mg_levels", nl);
         gale_json_int(&j, "cycles", n);
+        gale_json_str(&j, "start", o->random_start ? "random" : "zero");
         gale_json_num(&j, "factor", factor);
         gale_json_num(&j, "factor_first", first);
         gale_json_num(&j, "time_per_vcycle_s", n > 1 ? tcyc / (n - 1) : 0);

@@ -51,10 +51,9 @@ def run(args, np=1):
 
 def vcycle(mesh, random):
     js = os.path.join(TMP, "v.json")
-    env = dict(ENV, VC_RANDOM="1") if random else ENV
     p = subprocess.run([KBENCH, "vcycle", "--mesh", mesh, "--levels", "30", "--warm-steps", "1",
-                        "--solves", "8", "--json", js, *MG], capture_output=True, text=True,
-                       env=env, timeout=300)
+                        "--solves", "8", "--start", "random" if random else "zero", "--json", js, *MG],
+                       capture_output=True, text=True, env=ENV, timeout=300)
     if p.returncode != 0:
         sys.exit(f"gale_kbench vcycle {mesh} failed:\n{p.stdout}\n{p.stderr}")
     with open(js) as f:
