@@ -94,54 +94,6 @@ static inline void GALE_KB(gale_kb_tri_sweeps)(const gale_kmesh_t *km, int batch
     }
 }
 
-/* The sweeps of a whole batch, reading the right-hand side and writing the
- * result inside them, strided across the batch's columns (column l at
- * rb + l sc and ob + l sc): ob = rho v + xb, or rho v with xb NULL, for the
- * solution v (rho = 1, xb = NULL: the plain solve, exactly v). */
-static inline void GALE_KB(gale_kb_tri_whole)(const gale_kmesh_t *km, int batch,
-                                              const GALE_R *restrict rb, GALE_R rho,
-                                              const GALE_R *restrict xb, GALE_R *restrict ob,
-                                              GALE_R *restrict t)
-{
-    const int nl = km->nlev, sc = km->sc, L = GALE_LANES;
-    const GALE_R *m = km->GALE_KM(tri_m) + (size_t)batch * nl * L;
-    const GALE_R *cu = km->GALE_KM(tri_c) + (size_t)batch * nl * L;
-    const GALE_R *av = km->GALE_KM(h_av) + (size_t)batch * L;
-    const GALE_R *rdzi = km->GALE_KM(rdzi);
-    GALE_SIMD
-    for (int l = 0; l < L; l++) t[l] = rb[(size_t)l * sc] * m[l];
-    for (int k = 1; k < nl; k++) {
-        GALE_SIMD
-        for (int l = 0; l < L; l++)
-            t[k * L + l] = (rb[(size_t)l * sc + k] + av[l] * rdzi[k] * t[(k - 1) * L + l]) *
-                           m[k * L + l];
-    }
-    if (xb) {
-        GALE_SIMD
-        for (int l = 0; l < L; l++)
-            ob[(size_t)l * sc + nl - 1] = GALE_FMA(rho, t[(nl - 1) * L + l], xb[(size_t)l * sc + nl - 1]);
-        for (int k = nl - 2; k >= 0; k--) {
-            GALE_SIMD
-            for (int l = 0; l < L; l++) {
-                GALE_R v = t[k * L + l] - cu[k * L + l] * t[(k + 1) * L + l];
-                t[k * L + l] = v;
-                ob[(size_t)l * sc + k] = GALE_FMA(rho, v, xb[(size_t)l * sc + k]);
-            }
-        }
-        return;
-    }
-    GALE_SIMD
-    for (int l = 0; l < L; l++) ob[(size_t)l * sc + nl - 1] = rho * t[(nl - 1) * L + l];
-    for (int k = nl - 2; k >= 0; k--) {
-        GALE_SIMD
-        for (int l = 0; l < L; l++) {
-            GALE_R v = t[k * L + l] - cu[k * L + l] * t[(k + 1) * L + l];
-            t[k * L + l] = v;
-            ob[(size_t)l * sc + k] = rho * v;
-        }
-    }
-}
-
 /* The vertical tridiagonal solve for one batch of GALE_LANES columns
  * (columns lane0 + l for l in [l0, l1)). A recurrence along k does not
  * vectorise, so the SIMD runs across the batch's columns (the lanes) on a
@@ -157,10 +109,31 @@ static inline void GALE_KB(gale_kb_tridiag_batch)(const gale_kmesh_t *km, int ba
 {
     const int nl = km->nlev, sc = km->sc, L = GALE_LANES;
     const int c0 = batch * L, whole = l0 == 0 && l1 == L;
+    const GALE_R *m = km->GALE_KM(tri_m) + (size_t)batch * nl * L;
+    const GALE_R *cu = km->GALE_KM(tri_c) + (size_t)batch * nl * L;
+    const GALE_R *av = km->GALE_KM(h_av) + c0;
+    const GALE_R *rdzi = km->GALE_KM(rdzi);
     const GALE_R *rb = r + (size_t)c0 * sc;
     GALE_R *zb = z + (size_t)c0 * sc;
     if (whole) {
-        GALE_KB(gale_kb_tri_whole)(km, batch, rb, (GALE_R)1, NULL, zb, t);
+        GALE_SIMD
+        for (int l = 0; l < L; l++) t[l] = rb[(size_t)l * sc] * m[l];
+        for (int k = 1; k < nl; k++) {
+            GALE_SIMD
+            for (int l = 0; l < L; l++)
+                t[k * L + l] = (rb[(size_t)l * sc + k] + av[l] * rdzi[k] * t[(k - 1) * L + l]) *
+                               m[k * L + l];
+        }
+        GALE_SIMD
+        for (int l = 0; l < L; l++) zb[(size_t)l * sc + nl - 1] = t[(nl - 1) * L + l];
+        for (int k = nl - 2; k >= 0; k--) {
+            GALE_SIMD
+            for (int l = 0; l < L; l++) {
+                GALE_R v = t[k * L + l] - cu[k * L + l] * t[(k + 1) * L + l];
+                t[k * L + l] = v;
+                zb[(size_t)l * sc + k] = v;
+            }
+        }
         return;
     }
     for (int l = 0; l < L; l++) {

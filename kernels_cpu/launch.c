@@ -35,8 +35,8 @@ int gale_k_init(gale_kmesh_t *km)
     cpu_impl_t *im = NULL;
     GALE_ALLOC(im, 1);
     im->nthreads = omp_get_max_threads();
-    /* a transposed batch, and the smoother's residual columns of a batch */
-    im->per_thread = ((size_t)km->nlev + (size_t)km->sc) * GALE_LANES * sizeof(double);
+    /* a transposed batch, and one column for the smoother's residual */
+    im->per_thread = ((size_t)km->nlev * GALE_LANES + (size_t)km->sc) * sizeof(double);
     char *s = NULL;
     GALE_ALLOC(s, im->per_thread * (size_t)im->nthreads);
     im->scratch = s;

@@ -62,7 +62,7 @@ static int nmaps;
 
 typedef struct {
     gale_kmesh_t *kd; /* the kmesh with kernel addresses: on the device, or a host copy */
-    void *scratch;    /* per batch: [nlev][GALE_LANES] + [GALE_LANES][sc] doubles (tridiagonal, smoother) */
+    void *scratch;    /* per batch: [nlev][GALE_LANES] + [sc] doubles (tridiagonal, smoother) */
     const void *own[32]; /* the arrays gale_k_init mapped for this kmesh (one per level) */
     int nown;
 } off_impl_t;
@@ -326,8 +326,8 @@ int gale_k_init(gale_kmesh_t *km)
     t.tri_m_f = dptr(km->tri_m_f), t.tri_c_f = dptr(km->tri_c_f);
     t.diag_inv = dptr(km->diag_inv), t.diag_inv_f = dptr(km->diag_inv_f);
     t.child = dptr(km->child);
-    /* per batch: the transposed columns and the smoother's residual columns */
-    const size_t sbytes = na * (nl + sc) * D;
+    /* per batch: the transposed columns and the smoother's residual column */
+    const size_t sbytes = na / GALE_LANES * (nl * GALE_LANES + sc) * D;
     if (g.unified) {
         GALE_ALLOC(im->kd, 1);
         *im->kd = t;
@@ -604,7 +604,7 @@ void gale_k_smooth(const gale_kmesh_t *km, int prec, int c0, int c1, double rho,
     TSTART;
     const gale_kmesh_t *kd = KD(km);
     const int L = GALE_LANES, b0 = c0 / L, b1 = (c1 + L - 1) / L;
-    const size_t nt = (size_t)km->nlev * L, per = nt + (size_t)km->sc * L;
+    const size_t nt = (size_t)km->nlev * L, per = nt + (size_t)km->sc;
     const void *dx = x ? dptr(x) : NULL, *db = dptr(b);
     void *dxn = dptr(xn), *pool = ((off_impl_t *)km->impl)->scratch;
     const float rf = (float)rho;
