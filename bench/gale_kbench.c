@@ -291,6 +291,17 @@ static FILE *json_open(const char *path, gale_json_t *j, const char *mode)
 
 /* Smooth, non-zero values on the real levels (padding stays zero), then
  * the device copy. */
+/* the case a solve or vcycle result is of */
+static void json_case(gale_json_t *j, const gale_config_t *cfg, const gale_model_t *m)
+{
+    char mesh[32];
+    snprintf(mesh, sizeof mesh, "C%d", cfg->mesh.n);
+    gale_json_str(j, "mesh_name", mesh);
+    gale_json_int(j, "levels", m->km.nlev);
+    gale_json_int(j, "ranks", m->nranks);
+    gale_json_int(j, "threads", m->nthreads);
+}
+
 static int fill(gale_field_t *f, double scale)
 {
     for (int c = 0; c < f->n; c++)
@@ -539,12 +550,7 @@ static int run_solve(const opts_t *o, const gale_config_t *cfg)
         gale_json_t j;
         FILE *f = json_open(o->json, &j, "solve");
         if (!f) return GALE_ERR_IO;
-        char mesh[32];
-        snprintf(mesh, sizeof mesh, "C%d", cfg->mesh.n);
-        gale_json_str(&j, "mesh_name", mesh);
-        gale_json_int(&j, "levels", m->km.nlev);
-        gale_json_int(&j, "ranks", m->nranks);
-        gale_json_int(&j, "threads", m->nthreads);
+        json_case(&j, cfg, m);
         gale_json_str(&j, "method", gale_solver_method_name(cfg->solver.method));
         gale_json_str(&j, "preconditioner", gale_solver_pc_name(cfg->solver.preconditioner));
         gale_json_bool(&j, "reproducible_sums", cfg->solver.reproducible_sums);
@@ -655,12 +661,7 @@ static int run_vcycle(const opts_t *o, const gale_config_t *cfg)
         gale_json_t j;
         FILE *f = json_open(o->json, &j, "vcycle");
         if (!f) return GALE_ERR_IO;
-        char mesh[32];
-        snprintf(mesh, sizeof mesh, "C%d", cfg->mesh.n);
-        gale_json_str(&j, "mesh_name", mesh);
-        gale_json_int(&j, "levels", m->km.nlev);
-        gale_json_int(&j, "ranks", m->nranks);
-        gale_json_int(&j, "threads", m->nthreads);
+        json_case(&j, cfg, m);
         gale_json_int(&j, "mg_levels", nl);
         gale_json_int(&j, "cycles", n);
         gale_json_str(&j, "start", o->random_start ? "random" : "zero");
