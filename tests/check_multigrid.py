@@ -13,6 +13,7 @@
 - prec_only makes no global sum, one V-cycle per solve, and on C12 (a
   horizontal acoustic Courant number of 2.5) keeps the energy within 10%
   over 36 steps (measured: -6%);
+- a restart on another rank count continues bit for bit;
 - a mesh that halves fewer times than [multigrid] levels asks gets the
   levels it allows, and says so.
 """
@@ -92,6 +93,17 @@ check(s["global_sums"] == 0 and s["iterations_total"] == s["solves"] == 36,
 check(s["final_residual"] is None, "prec_only: the residual is reported as not computed (null)")
 check(abs(po["energy"]["rel_change"]) < 0.1,
       f"prec_only on C12: energy change {po['energy']['rel_change']:+.3e} within 10%")
+
+# a restart on another rank count continues bit for bit: every level's
+# partition and operator are rebuilt, and the solve starts from p^n
+ck = os.path.join(TMP, "ck")
+rs = ["--mesh.name=C12", "--timestepping.steps=8", "--checkpoint.period=4",
+      f"--checkpoint.dir={ck}"] + MG
+straight, _ = run(rs, np=2)
+again, _ = run(rs + ["--restart", os.path.join(ck, "gale_ckpt_000004.ckpt")], np=3)
+check(again["checksums"] == straight["checksums"],
+      f"restart at step 4 on 3 ranks of a 2-rank run: checksums {again['checksums']} "
+      f"== {straight['checksums']}")
 
 _, log = run(["--mesh.name=C12", "--timestepping.steps=1"] + MG)
 check("C12 halves 2 times, so 3 levels" in log, "C12 with [multigrid] levels = 4 runs 3 levels and says so")
