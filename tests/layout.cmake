@@ -63,3 +63,21 @@ gale_partition_bad(partition_bad_depth0 "--halo-depth '0': must be 1, 2 or 3" --
 gale_partition_bad(partition_bad_depth4 "--halo-depth '4': must be 1, 2 or 3" --mesh C4 --levels 10 --ranks 4 --halo-depth=4)
 gale_partition_bad(partition_bad_method "--method 'metis': allowed are sfc and panel" --mesh C4 --levels 10 --ranks 4 --method metis)
 gale_partition_bad(partition_bad_panel_count "5 ranks is not 1 or a multiple of 6.*sfc" --mesh C4 --levels 10 --ranks 5 --method panel)
+
+# --multigrid: the nested partition of a multigrid run. C48 with 4 levels
+# partitions C6 (216 cells): 30 or 31 coarsest cells of 64 fine cells each on
+# 7 ranks, where the one-level partition balances to 1974 or 1975.
+add_test(NAME partition_multigrid_json COMMAND ${GALE_PYTHON} -c [=[
+import json, subprocess, sys
+run = lambda *a: json.loads(subprocess.run([sys.argv[1], "partition", "--mesh", "C48", "--levels", "30",
+                                            "--ranks", "7", "--json", *a], check=True,
+                                           capture_output=True, text=True).stdout)
+mg, one = run("--multigrid", "4"), run()
+assert mg["multigrid_levels"] == 4 and one["multigrid_levels"] == 1, (mg, one)
+assert mg["owned"]["min"] == 30 * 64 and mg["owned"]["max"] == 31 * 64, mg["owned"]
+assert one["owned"]["min"] == 1974 and one["owned"]["max"] == 1975, one["owned"]
+print("nested:", mg["owned"], "one level:", one["owned"])
+]=] ${GALE_EXE})
+set_tests_properties(partition_multigrid_json PROPERTIES LABELS unit TIMEOUT 60)
+gale_partition_bad(partition_multigrid_too_many_ranks "the coarsest level C1 has 6 cells, fewer than the 7 ranks"
+  --mesh C4 --levels 10 --ranks 7 --multigrid 3)

@@ -4,6 +4,7 @@
 #include "gale_app.h"
 #include "gale_base.h"
 #include "gale_model.h"
+#include "gale_chain.h"
 #include "gale_partition.h"
 
 #include <limits.h>
@@ -17,7 +18,7 @@ static void help(FILE *out)
 {
     fprintf(out,
             "usage: gale partition --mesh C<N> --levels L --ranks P [--halo-depth d]\n"
-            "                      [--method sfc|panel] [--json]\n"
+            "                      [--method sfc|panel] [--multigrid M] [--json]\n"
             "\n"
             "Partition statistics without MPI and without running the model: owned cells,\n"
             "halo cells per depth, halo edges, neighbour ranks, halo bytes per exchange\n"
@@ -30,6 +31,9 @@ static void help(FILE *out)
             "  --halo-depth d     halo depth, 1 .. %d (default 1)\n"
             "  --method sfc|panel space-filling curve, any P (default); or panel blocks,\n"
             "                     P = 1 or 6 px py\n"
+            "  --multigrid M      the nested partition of a multigrid run with [multigrid]\n"
+            "                     levels = M: the coarsest mesh of the chain partitioned, finer\n"
+            "                     cells inheriting its ranks (docs/multigrid.md)\n"
             "  --json             one JSON object instead of the table\n"
             "\n"
             "Options take their value as the next argument or after '='.\n"
@@ -70,14 +74,18 @@ static double memory_estimate(int n, int nlev, int P, int depth)
 }
 
 static void print_table(int n, const gale_cs_t *cs, const gale_partition_t *part,
-                        const gale_part_stats_t *st, double secs)
+                        const gale_part_stats_t *st, const gale_chain_t *ch, double secs)
 {
     const double mib = 1024.0 * 1024.0;
     printf("gale partition: C%d (%lld cells), %d levels, %d ranks, method %s", n,
            (long long)cs->ncells, st->nlev, st->nranks, gale_part_method_name(part->method));
     if (part->method == GALE_PART_PANEL && part->px > 0)
         printf(" (%d x %d blocks per panel)", part->px, part->py);
-    printf(", halo depth %d\n\n", st->depth);
+    printf(", halo depth %d\n", st->depth);
+    if (ch->levels > 1)
+        printf("multigrid: %d levels, C%d partitioned (%lld cells), finer cells inherit its ranks\n",
+               ch->levels, ch->cs[ch->levels - 1].n, (long long)ch->cs[ch->levels - 1].ncells);
+    printf("\n");
     printf("  %-36s %12s %12s %12s\n", "per rank", "min", "mean", "max");
     row("owned cells", st->owned, 1, "%.0f");
     for (int d = 1; d <= st->depth; d++) {
@@ -100,11 +108,11 @@ static void print_table(int n, const gale_cs_t *cs, const gale_partition_t *part
 }
 
 static void print_json(int n, const gale_partition_t *part, const gale_part_stats_t *st,
-                       double secs)
+                       const gale_chain_t *ch, double secs)
 {
     printf("{\"mesh\": \"C%d\", \"levels\": %d, \"ranks\": %d, \"method\": \"%s\", "
-           "\"halo_depth\": %d, ",
-           n, st->nlev, st->nranks, gale_part_method_name(part->method), st->depth);
+           "\"halo_depth\": %d, \"multigrid_levels\": %d, ",
+           n, st->nlev, st->nranks, gale_part_method_name(part->method), st->depth, ch->levels);
     json_mmm("owned", st->owned, 1);
     printf("\"halo_cells\": {");
     for (int d = 1; d <= st->depth; d++) {
@@ -125,7 +133,7 @@ static void print_json(int n, const gale_partition_t *part, const gale_part_stat
 
 int gale_cmd_partition(int argc, char **argv)
 {
-    int n = 0, nlev = 0, P = 0, depth = 1, method = GALE_PART_SFC, json = 0;
+    int n = 0, nlev = 0, P = 0, depth = 1, method = GALE_PART_SFC, json = 0, mglev = 1;
     const char *ranks_arg = NULL;
     for (int a = 1; a < argc; a++) {
         char opt[64];
@@ -145,10 +153,10 @@ int gale_cmd_partition(int argc, char **argv)
         opt[len] = 0;
         int known = strcmp(opt, "--mesh") == 0 || strcmp(opt, "--levels") == 0 ||
                     strcmp(opt, "--ranks") == 0 || strcmp(opt, "--halo-depth") == 0 ||
-                    strcmp(opt, "--method") == 0;
+                    strcmp(opt, "--method") == 0 || strcmp(opt, "--multigrid") == 0;
         if (!known) {
             fprintf(stderr, "gale partition: unknown option '%s' (allowed: --mesh, --levels, "
-                            "--ranks, --halo-depth, --method, --json, --help)\n", argv[a]);
+                            "--ranks, --halo-depth, --method, --multigrid, --json, --help)\n", argv[a]);
             return 2;
         }
         if (eq) val = eq + 1;
@@ -171,13 +179,16 @@ int gale_cmd_partition(int argc, char **argv)
         } else if (strcmp(opt, "--halo-depth") == 0) {
             if (gale_parse_int(val, 1, GALE_MAX_DEPTH, &depth))
                 return bad(opt, val, "must be 1, 2 or 3");
+        } else if (strcmp(opt, "--multigrid") == 0) {
+            if (gale_parse_int(val, 1, GALE_CHAIN_MAX, &mglev))
+                return bad(opt, val, "must be a whole number of levels from 1 to 16");
         } else if ((method = gale_part_method_parse(val)) < 0) {
             return bad(opt, val, "allowed are sfc and panel");
         }
     }
     if (!n || !nlev || !P) {
         fprintf(stderr, "gale partition: missing %s (usage: gale partition --mesh C<N> --levels L "
-                        "--ranks P [--halo-depth d] [--method sfc|panel] [--json])\n",
+                        "--ranks P [--halo-depth d] [--method sfc|panel] [--multigrid M] [--json])\n",
                 !n ? "--mesh" : !nlev ? "--levels" : "--ranks");
         return 2;
     }
@@ -189,17 +200,17 @@ int gale_cmd_partition(int argc, char **argv)
 
     double t0 = gale_wtime();
     gale_cs_t cs;
-    gale_partition_t part;
+    gale_chain_t ch; /* one level: the ordinary partition */
     gale_part_stats_t st;
     int err = gale_cs_init(&cs, n, 1.0);
-    if (!err) err = gale_partition_build(&cs, P, method, &part);
+    if (!err) err = gale_chain_build(&ch, &cs, gale_chain_levels(n, mglev), P, method);
     if (err) return err == GALE_ERR_INPUT ? 2 : 1;
-    err = gale_partition_stats(&cs, &part, depth, nlev, &st);
+    err = gale_partition_stats(&cs, &ch.part[0], depth, nlev, &st);
     double secs = gale_wtime() - t0;
     if (!err) {
-        if (json) print_json(n, &part, &st, secs);
-        else print_table(n, &cs, &part, &st, secs);
+        if (json) print_json(n, &ch.part[0], &st, &ch, secs);
+        else print_table(n, &cs, &ch.part[0], &st, &ch, secs);
     }
-    gale_partition_free(&part);
+    gale_chain_free(&ch);
     return err == GALE_OK ? 0 : err == GALE_ERR_INPUT ? 2 : 1;
 }
