@@ -10,6 +10,7 @@
 #ifndef GALE_KERNELS_H
 #define GALE_KERNELS_H
 
+#include "gale_chain.h" /* gale_geom_t */
 #include "gale_field.h"
 
 #include <stddef.h>
@@ -61,6 +62,24 @@ typedef struct {
     const int *child;        /* [4*nchild] */
     void *impl;              /* launch-layer private data (scratch, device copies) */
 } gale_kmesh_t;
+
+/* The mesh part of km: one rank's local mesh (halos included) and its
+ * geometry, with ncell_alloc (>= the local cells, a multiple of GALE_LANES)
+ * columns of batched storage. */
+static inline void gale_kmesh_set_mesh(gale_kmesh_t *km, const gale_local_t *lm,
+                                       const gale_geom_t *g, int ncell_alloc)
+{
+    km->ncell = lm->ncell[lm->depth];
+    km->nedge = lm->nedge[lm->depth];
+    km->ncell_alloc = ncell_alloc;
+    km->cell_nbr = lm->cell_nbr;
+    km->cell_edge = lm->cell_edge;
+    km->edge_cell = lm->edge_cell;
+    km->cell_sign = g->cell_sign;
+    km->area = g->area;
+    km->elen = g->elen;
+    km->erdist = g->erdist;
+}
 
 /* ---- device and memory (before gale_k_init; the CPU layer accepts and
  * ignores the options) ---- */

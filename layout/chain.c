@@ -103,6 +103,7 @@ int gale_geom_build(const gale_cs_t *cs, const gale_local_t *lm, int ncell_alloc
     GALE_ALLOC(g->cell_sign, 4 * (size_t)nc);
     GALE_ALLOC(g->elen, ne);
     GALE_ALLOC(g->erdist, ne);
+    GALE_ALLOC(g->eweight, ne);
     for (int c = 0; c < nc; c++) {
         gale_gid_t gid = lm->cell_gid[c];
         g->area[c] = gale_cs_cell_area(cs, gid);
@@ -117,6 +118,7 @@ int gale_geom_build(const gale_cs_t *cs, const gale_local_t *lm, int ncell_alloc
         gale_cs_edge_geom(cs, lm->edge_gid[e], &eg);
         g->elen[e] = eg.length;
         g->erdist[e] = 1.0 / eg.dist;
+        g->eweight[e] = eg.length * eg.dist;
     }
     return GALE_OK;
 }
@@ -127,4 +129,5 @@ void gale_geom_free(gale_geom_t *g)
     GALE_FREE(g->cell_sign);
     GALE_FREE(g->elen);
     GALE_FREE(g->erdist);
+    GALE_FREE(g->eweight);
 }

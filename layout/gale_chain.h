@@ -38,12 +38,13 @@ void gale_chain_free(gale_chain_t *ch);
 int gale_chain_children(const gale_cs_t *fine_cs, const gale_local_t *fine,
                         const gale_cs_t *coarse_cs, const gale_local_t *coarse, int *child);
 
-/* What the kernels read of one rank's mesh, from the closed-form geometry:
- * per local cell its area and, per side, +1 if it is the edge's first cell
- * (else -1); per local edge its length and 1 / the distance between its
- * cells' centres. area has ncell_alloc entries (the tail is zero). */
+/* One rank's mesh geometry, from the closed form: per local cell its area
+ * and, per side, +1 if it is the edge's first cell (else -1); per local edge
+ * its length l_e, 1 / the distance d_e between its cells' centres, and l_e d_e
+ * (the velocity's energy weight). area has ncell_alloc entries (the tail is
+ * zero). */
 typedef struct {
-    double *area, *cell_sign, *elen, *erdist;
+    double *area, *cell_sign, *elen, *erdist, *eweight;
 } gale_geom_t;
 int gale_geom_build(const gale_cs_t *cs, const gale_local_t *lm, int ncell_alloc, gale_geom_t *g);
 void gale_geom_free(gale_geom_t *g);

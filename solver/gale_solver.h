@@ -11,7 +11,7 @@
  * are psy/'s), in the order the configuration lists them (src/config/config_keys.c; a test checks the names). */
 enum {
     GALE_KRYLOV_CG = 0, GALE_KRYLOV_PIPECG = 1, GALE_KRYLOV_BICGSTAB = 2, GALE_KRYLOV_GCR = 3,
-    GALE_KRYLOV_PREC_ONLY = 4 /* x += M^-1 (b - A x) once: no global sum */
+    GALE_KRYLOV_PREC_ONLY = 4 /* x = M^-1 b, one V-cycle: no global sum */
 };
 enum { GALE_PREC_DOUBLE = 0, GALE_PREC_SINGLE = 1 };
 

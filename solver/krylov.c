@@ -366,9 +366,8 @@ int gale_solver_create(gale_solver_t **out, const gale_solver_opts_t *o, gale_ps
         GALE_CALL(gale_psy_field_create(psy, &s->bs, "rhs_single", GALE_LOC_CELL, nl, 4));
         GALE_CALL(gale_psy_field_create(psy, &s->xs, "x_single", GALE_LOC_CELL, nl, 4));
     }
-    if (o->method == GALE_KRYLOV_PREC_ONLY && o->preconditioner != GALE_PC_MULTIGRID)
-        GALE_ERROR(GALE_ERR_INPUT, "[solver] method = prec_only needs preconditioner = multigrid, "
-                   "not %s", gale_solver_pc_name(o->preconditioner));
+    /* the configuration refuses prec_only without multigrid, naming the keys */
+    GALE_ASSERT(o->method != GALE_KRYLOV_PREC_ONLY || o->preconditioner == GALE_PC_MULTIGRID);
     if (o->preconditioner == GALE_PC_MULTIGRID)
         GALE_CALL(gale_mg_create(&s->mg, &o->mg, o->chain, psy, elem));
     GALE_ALLOC(s->hist, o->max_iterations + 2);

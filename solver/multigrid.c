@@ -57,16 +57,7 @@ static int level_create(level_t *lv, const gale_chain_t *ch, int l, gale_psy_t *
     gale_kmesh_t *km = &lv->km;
     *km = *gale_psy_kmesh(fine_psy); /* the vertical grid and the physics */
     km->impl = NULL;
-    km->ncell = nc;
-    km->nedge = gale_psy_local(lv->psy, GALE_LOC_EDGE);
-    km->ncell_alloc = na;
-    km->cell_nbr = lv->lm.cell_nbr;
-    km->cell_edge = lv->lm.cell_edge;
-    km->edge_cell = lv->lm.edge_cell;
-    km->cell_sign = lv->geom.cell_sign;
-    km->area = lv->geom.area;
-    km->elen = lv->geom.elen;
-    km->erdist = lv->geom.erdist;
+    gale_kmesh_set_mesh(km, &lv->lm, &lv->geom, na);
     km->nchild = owned;
     km->child = lv->child;
     double scale = 1.0;

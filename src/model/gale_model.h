@@ -27,7 +27,7 @@ typedef struct gale_model {
     gale_local_t lm;
     gale_psy_t *psy;                /* halos, loop ranges, reductions */
     /* geometry (local), owned here and pointed to by km; area, cell_sign,
-     * elen and erdist are geom's */
+     * elen, erdist and eweight are geom's */
     gale_geom_t geom;
     double *area, *area_rn2, *cell_sign, *lon, *lat;
     double *elen, *erdist, *eweight; /* eweight = l_e d_e */

@@ -47,41 +47,26 @@ static int setup_vertical(gale_model_t *m)
 static int setup_geometry(gale_model_t *m)
 {
     const gale_local_t *lm = &m->lm;
-    const int nc = gale_psy_local(m->psy, GALE_LOC_CELL), ne = gale_psy_local(m->psy, GALE_LOC_EDGE);
+    const int nc = gale_psy_local(m->psy, GALE_LOC_CELL);
     const int na = (nc + GALE_LANES - 1) / GALE_LANES * GALE_LANES;
     GALE_CALL(gale_geom_build(&m->cs, lm, na, &m->geom));
     m->area = m->geom.area, m->cell_sign = m->geom.cell_sign;
-    m->elen = m->geom.elen, m->erdist = m->geom.erdist;
+    m->elen = m->geom.elen, m->erdist = m->geom.erdist, m->eweight = m->geom.eweight;
     GALE_ALLOC(m->area_rn2, na);
     GALE_ALLOC(m->lon, nc);
     GALE_ALLOC(m->lat, nc);
-    GALE_ALLOC(m->eweight, ne);
     for (int c = 0; c < nc; c++) {
         double x[3];
         m->area_rn2[c] = m->area[c] / m->cfg.physics.bvf_square;
         gale_cs_cell_centre(&m->cs, lm->cell_gid[c], x);
         gale_lonlat(x, &m->lon[c], &m->lat[c]);
     }
-    for (int e = 0; e < ne; e++) {
-        gale_edge_geom_t eg;
-        gale_cs_edge_geom(&m->cs, lm->edge_gid[e], &eg);
-        m->eweight[e] = eg.length * eg.dist;
-    }
     gale_kmesh_t *km = &m->km;
     memset(km, 0, sizeof *km);
     km->nlev = m->cfg.extrusion.levels;
     km->sc = gale_pad8(km->nlev);
     km->si = gale_pad8(km->nlev + 1);
-    km->ncell = nc;
-    km->nedge = ne;
-    km->ncell_alloc = na;
-    km->cell_nbr = lm->cell_nbr;
-    km->cell_edge = lm->cell_edge;
-    km->cell_sign = m->cell_sign;
-    km->edge_cell = lm->edge_cell;
-    km->area = m->area;
-    km->elen = m->elen;
-    km->erdist = m->erdist;
+    gale_kmesh_set_mesh(km, lm, &m->geom, na);
     km->dz = m->dz;
     km->rdzi = m->rdzi;
     km->c2 = m->cfg.physics.speed_of_sound * m->cfg.physics.speed_of_sound;
@@ -462,8 +447,8 @@ void gale_model_free(gale_model_t *m)
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) gale_psy_field_free(f[i]);
     gale_psy_destroy(&m->psy);
     gale_helmholtz_free(&m->helm);
-    void *a[] = {m->area_rn2, m->lon, m->lat, m->eweight, m->z_if, m->z_c, m->dz, m->dzi,
-                 m->rdzi, m->probe};
+    void *a[] = {m->area_rn2, m->lon, m->lat, m->z_if, m->z_c, m->dz, m->dzi, m->rdzi,
+                 m->probe};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);
     gale_geom_free(&m->geom);
     gale_local_free(&m->lm);
