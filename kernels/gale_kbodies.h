@@ -111,6 +111,138 @@ static inline void gale_kb_rhs(const gale_kmesh_t *km, int c, const double *rest
 }
 
 /* ------------------------------------------------------------------ */
+/* the mixed system of the consistent operator (double)               */
+/* ------------------------------------------------------------------ */
+
+/* The four edge columns of cell c of an edge field, sides W,S,E,N. */
+static inline void gale_kb_cell_edge_cols(const gale_kmesh_t *km, int c, const double *f,
+                                          const double *col[4])
+{
+    const int *ce = km->cell_edge + 4 * c;
+    for (int i = 0; i < 4; i++) col[i] = f + (size_t)ce[i] * km->sc;
+}
+
+/* The row of cell c's signed mimetic matrix that belongs to its side on edge e. */
+static inline const double *gale_kb_mfd_row(const gale_kmesh_t *km, int c, int e)
+{
+    const int *ce = km->cell_edge + 4 * c;
+    int s = 0;
+    for (int i = 1; i < 4; i++) s = ce[i] == e ? i : s;
+    return km->mfd + 16 * (size_t)c + 4 * s;
+}
+
+/* One edge of y_u = a M_u u + s l_e dz (p[second] - p[first]): the mimetic
+ * row is the first cell's row plus the second's, sides in cell order. */
+static inline void gale_kb_mix_u(const gale_kmesh_t *km, int e, double a, double s,
+                                 const double *restrict u, const double *restrict p,
+                                 double *restrict yu)
+{
+    const int nl = km->nlev, sc = km->sc;
+    const int c1 = km->edge_cell[2 * e], c2 = km->edge_cell[2 * e + 1];
+    const double *p1 = p ? p + (size_t)c1 * sc : NULL, *p2 = p ? p + (size_t)c2 * sc : NULL;
+    double *y = yu + (size_t)e * sc;
+    const double *dz = km->dz, f = s * km->elen[e];
+    if (!u) {
+        GALE_SIMD
+        for (int k = 0; k < nl; k++) y[k] = dz[k] * (f * (p2[k] - p1[k]));
+        return;
+    }
+    if (!p) p1 = p2 = u; /* s = 0: the difference is zero */
+    const double *m1 = gale_kb_mfd_row(km, c1, e), *m2 = gale_kb_mfd_row(km, c2, e);
+    const double a0 = a * m1[0], a1 = a * m1[1], a2 = a * m1[2], a3 = a * m1[3];
+    const double b0 = a * m2[0], b1 = a * m2[1], b2 = a * m2[2], b3 = a * m2[3];
+    const double *x[4], *z[4];
+    gale_kb_cell_edge_cols(km, c1, u, x);
+    gale_kb_cell_edge_cols(km, c2, u, z);
+    const double *restrict x0 = x[0], *restrict x1 = x[1], *restrict x2 = x[2], *restrict x3 = x[3];
+    const double *restrict z0 = z[0], *restrict z1 = z[1], *restrict z2 = z[2], *restrict z3 = z[3];
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) {
+        double m = (a0 * x0[k] + a1 * x1[k] + a2 * x2[k] + a3 * x3[k]) +
+                   (b0 * z0[k] + b1 * z1[k] + b2 * z2[k] + b3 * z3[k]);
+        y[k] = dz[k] * (m + f * (p2[k] - p1[k]));
+    }
+}
+
+/* The integrated horizontal flux divergence of cell c, level k: f_i = sign l_e. */
+#define GALE_KB_HFLUX(f, u, k) (f[0] * u[0][k] + f[1] * u[1][k] + f[2] * u[2][k] + f[3] * u[3][k])
+
+static inline void gale_kb_cell_fluxes(const gale_kmesh_t *km, int c, double f[4])
+{
+    const int *ce = km->cell_edge + 4 * c;
+    const double *sg = km->cell_sign + 4 * c;
+    for (int i = 0; i < 4; i++) f[i] = sg[i] * km->elen[ce[i]];
+}
+
+/* One column of y_w, y_b, y_p (gale_k_mix_col). */
+static inline void gale_kb_mix_col(const gale_kmesh_t *km, int c, double a, double s,
+                                   const double *restrict u, const double *restrict w,
+                                   const double *restrict b, const double *restrict p,
+                                   double *restrict yw, double *restrict yb,
+                                   double *restrict yp)
+{
+    const int nl = km->nlev, sc = km->sc, si = km->si;
+    const double *wc = w + (size_t)c * si, *bc = b + (size_t)c * si, *pc = p + (size_t)c * sc;
+    double *ywc = yw + (size_t)c * si, *ybc = yb + (size_t)c * si, *ypc = yp + (size_t)c * sc;
+    const double area = km->area[c], rn2 = 1.0 / km->n2, ad = a * km->h_ad[c];
+    const double *dz = km->dz, *dzi = km->dzi, *rdzi = km->rdzi;
+    GALE_SIMD
+    for (int k = 1; k < nl; k++) {
+        double mw = area * dzi[k], gzp = (pc[k] - pc[k - 1]) * rdzi[k];
+        ywc[k] = mw * (a * wc[k] + s * (gzp - bc[k]));
+        ybc[k] = mw * (a * (bc[k] * rn2) + s * wc[k]);
+    }
+    ywc[0] = ywc[nl] = ybc[0] = ybc[nl] = 0.0;
+    double f[4];
+    const double *uc[4];
+    gale_kb_cell_fluxes(km, c, f);
+    gale_kb_cell_edge_cols(km, c, u, uc);
+    GALE_SIMD
+    for (int k = 0; k < nl; k++)
+        ypc[k] = ad * dz[k] * pc[k] + s * (dz[k] * GALE_KB_HFLUX(f, uc, k) + area * (wc[k + 1] - wc[k]));
+}
+
+/* ru = r_u / (l_e d_e dz) on one edge */
+static inline void gale_kb_schur_u(const gale_kmesh_t *km, int e, const double *restrict r_u,
+                                   double *restrict ru)
+{
+    const int nl = km->nlev, sc = km->sc;
+    const double *r = r_u + (size_t)e * sc, *dz = km->dz, f = km->erdist[e] / km->elen[e];
+    double *o = ru + (size_t)e * sc;
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) o[k] = r[k] * f / dz[k];
+}
+
+/* One column of the Schur complement's right-hand side (gale_k_schur_col). */
+static inline void gale_kb_schur_col(const gale_kmesh_t *km, int c, const double *restrict ru,
+                                     const double *restrict r_w, const double *restrict r_b,
+                                     const double *restrict r_p, double *restrict rb,
+                                     double *restrict ws, double *restrict h)
+{
+    const int nl = km->nlev, sc = km->sc, si = km->si;
+    const double *rwc = r_w + (size_t)c * si, *rbc = r_b + (size_t)c * si;
+    const double *rpc = r_p + (size_t)c * sc;
+    double *rbo = rb + (size_t)c * si, *wso = ws + (size_t)c * si, *hc = h + (size_t)c * sc;
+    const double area = km->area[c], n2 = km->n2, tau = km->tau;
+    const double rden = 1.0 / (1.0 + tau * tau * n2);
+    const double *dz = km->dz, *dzi = km->dzi;
+    GALE_SIMD
+    for (int k = 1; k < nl; k++) {
+        double mw = area * dzi[k], rbk = n2 * (rbc[k] / mw);
+        rbo[k] = rbk;
+        wso[k] = (rwc[k] / mw + tau * rbk) * rden;
+    }
+    rbo[0] = rbo[nl] = wso[0] = wso[nl] = 0.0;
+    double f[4];
+    const double *uc[4];
+    gale_kb_cell_fluxes(km, c, f);
+    gale_kb_cell_edge_cols(km, c, ru, uc);
+    GALE_SIMD
+    for (int k = 0; k < nl; k++)
+        hc[k] = rpc[k] - tau * (dz[k] * GALE_KB_HFLUX(f, uc, k) + area * (wso[k + 1] - wso[k]));
+}
+
+/* ------------------------------------------------------------------ */
 /* reproducible sums: exact fixed-point accumulation                  */
 /* ------------------------------------------------------------------ */
 

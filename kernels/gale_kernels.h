@@ -40,7 +40,9 @@ typedef struct {
     const double *area;      /* [ncell] A_c [m^2] */
     const double *elen;      /* [nedge] l_e [m] */
     const double *erdist;    /* [nedge] 1/d_e [1/m] */
+    const double *mfd;       /* [16*ncell] the cells' mimetic inner products (gale_geom_t) */
     const double *dz;        /* [nlev] layer depth [m] */
+    const double *dzi;       /* [nlev+1] distance between layer centres at interfaces; 0 at 0, nlev */
     const double *rdzi;      /* [nlev+1] 1/(distance between layer centres) at interfaces; 0 at 0, nlev */
     /* physics and time step */
     double c2, n2;           /* c^2, N^2 */
@@ -79,6 +81,7 @@ static inline void gale_kmesh_set_mesh(gale_kmesh_t *km, const gale_local_t *lm,
     km->area = g->area;
     km->elen = g->elen;
     km->erdist = g->erdist;
+    km->mfd = g->mfd;
 }
 
 /* ---- device and memory (before gale_k_init; the CPU layer accepts and
@@ -155,6 +158,27 @@ void gale_k_col_backsub(const gale_kmesh_t *km, int c0, int c1, const double *p,
  * sum_s sign l_e dz fu + A (fw[k+1] - fw[k]). */
 void gale_k_rhs(const gale_kmesh_t *km, int c0, int c1, const double *p, const double *fu,
                 const double *fw, double *rhs);
+
+/* ---- the mixed (u, w, b, p) system of the consistent operator
+ * (docs/numerics.md): y = a M x + s K x, M the mass matrices (M_u the
+ * mimetic one), K the skew-symmetric wave operator; and the approximate
+ * Schur complement's parts (M_u replaced by the two-point diagonal) ---- */
+/* y_u = a M_u u + s l_e dz (p[second] - p[first]) on edges [e0,e1); u may be
+ * NULL when a = 0, p when s = 0 */
+void gale_k_mix_u(const gale_kmesh_t *km, int e0, int e1, double a, double s, const double *u,
+                  const double *p, double *yu);
+/* Per column: y_w = M_w (a w + s (G_z p - b)), y_b = M_w (a b / N^2 + s w),
+ * y_p = a (V/c^2) p + s V D(u, w); boundary interfaces 0. */
+void gale_k_mix_col(const gale_kmesh_t *km, int c0, int c1, double a, double s, const double *u,
+                    const double *w, const double *b, const double *p, double *yw, double *yb,
+                    double *yp);
+/* ru = r_u / (l_e d_e dz) on edges [e0,e1) */
+void gale_k_schur_u(const gale_kmesh_t *km, int e0, int e1, const double *r_u, double *ru);
+/* Per column: rb = N^2 r_b / M_w, ws = (r_w / M_w + tau rb) / (1 + tau^2 N^2) (0 at the
+ * boundaries) and the Helmholtz right-hand side h = r_p - tau V D(ru, ws). */
+void gale_k_schur_col(const gale_kmesh_t *km, int c0, int c1, const double *ru,
+                      const double *r_w, const double *r_b, const double *r_p, double *rb,
+                      double *ws, double *h);
 
 /* ---- precision-generic vector kernels on column blocks [c0,c1) of stride s ---- */
 /* out = a*x + b*y (out may alias x or y) */

@@ -9,11 +9,11 @@
 
 enum {
     KT_GRAD, KT_COLEXP, KT_BACKSUB, KT_RHS, KT_HELM, KT_PC, KT_VEC, KT_DOT, KT_CHECK, KT_SMOOTH,
-    KT_GRID, KT_N
+    KT_GRID, KT_MIX, KT_SCHUR, KT_N
 };
 static const char *const gale_kt_names[KT_N] = {
     "grad_h", "col_explicit", "col_backsub", "rhs", "helmholtz", "precond", "vector", "dots",
-    "checks", "smooth", "intergrid"};
+    "checks", "smooth", "intergrid", "mixed", "schur"};
 enum { KTR_FACES, KTR_HFLUX, KTR_VFLUX, KTR_TEND, KTR_RATIO, KTR_N };
 static const char *const gale_ktr_names[KTR_N] = {"tr_faces", "tr_hflux", "tr_vflux", "tr_tend",
                                                   "tr_ratio"};

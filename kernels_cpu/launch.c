@@ -97,6 +97,45 @@ void gale_k_rhs(const gale_kmesh_t *km, int c0, int c1, const double *p, const d
     TSTOP(KT_RHS);
 }
 
+/* ---- the mixed system (docs/numerics.md) ---- */
+
+void gale_k_mix_u(const gale_kmesh_t *km, int e0, int e1, double a, double s, const double *u,
+                  const double *p, double *yu)
+{
+    TSTART;
+#pragma omp parallel for schedule(static)
+    for (int e = e0; e < e1; e++) gale_kb_mix_u(km, e, a, s, u, p, yu);
+    TSTOP(KT_MIX);
+}
+
+void gale_k_mix_col(const gale_kmesh_t *km, int c0, int c1, double a, double s, const double *u,
+                    const double *w, const double *b, const double *p, double *yw, double *yb,
+                    double *yp)
+{
+    TSTART;
+#pragma omp parallel for schedule(static)
+    for (int c = c0; c < c1; c++) gale_kb_mix_col(km, c, a, s, u, w, b, p, yw, yb, yp);
+    TSTOP(KT_MIX);
+}
+
+void gale_k_schur_u(const gale_kmesh_t *km, int e0, int e1, const double *r_u, double *ru)
+{
+    TSTART;
+#pragma omp parallel for schedule(static)
+    for (int e = e0; e < e1; e++) gale_kb_schur_u(km, e, r_u, ru);
+    TSTOP(KT_SCHUR);
+}
+
+void gale_k_schur_col(const gale_kmesh_t *km, int c0, int c1, const double *ru,
+                      const double *r_w, const double *r_b, const double *r_p, double *rb,
+                      double *ws, double *h)
+{
+    TSTART;
+#pragma omp parallel for schedule(static)
+    for (int c = c0; c < c1; c++) gale_kb_schur_col(km, c, ru, r_w, r_b, r_p, rb, ws, h);
+    TSTOP(KT_SCHUR);
+}
+
 /* ---- vectors: whole column blocks, padding included (it stays zero) ---- */
 
 void gale_k_axpby(int prec, int c0, int c1, int stride, double a, const void *x, double b,

@@ -302,7 +302,8 @@ int gale_k_init(gale_kmesh_t *km)
         size_t bytes;
     } a[] = {{km->cell_nbr, 4 * nc * I},  {km->cell_edge, 4 * nc * I},  {km->cell_sign, 4 * nc * D},
              {km->edge_cell, 2 * ne * I}, {km->area, nc * D},           {km->elen, ne * D},
-             {km->erdist, ne * D},        {km->dz, nl * D},             {km->rdzi, (nl + 1) * D},
+             {km->erdist, ne * D},        {km->dz, nl * D},             {km->dzi, (nl + 1) * D},
+             {km->mfd, 16 * nc * D},             {km->rdzi, (nl + 1) * D},
              {km->h_ad, na * D},          {km->h_av, na * D},           {km->h_hs, 4 * na * D},
              {km->h_ad_f, na * F},        {km->h_av_f, na * F},         {km->h_hs_f, 4 * na * F},
              {km->dz_f, nl * F},          {km->rdzi_f, (nl + 1) * F},   {km->tri_m, na * nl * D},
@@ -318,7 +319,7 @@ int gale_k_init(gale_kmesh_t *km)
     t.cell_nbr = dptr(km->cell_nbr), t.cell_edge = dptr(km->cell_edge);
     t.cell_sign = dptr(km->cell_sign), t.edge_cell = dptr(km->edge_cell);
     t.area = dptr(km->area), t.elen = dptr(km->elen), t.erdist = dptr(km->erdist);
-    t.dz = dptr(km->dz), t.rdzi = dptr(km->rdzi);
+    t.dz = dptr(km->dz), t.rdzi = dptr(km->rdzi), t.dzi = dptr(km->dzi), t.mfd = dptr(km->mfd);
     t.h_ad = dptr(km->h_ad), t.h_av = dptr(km->h_av), t.h_hs = dptr(km->h_hs);
     t.h_ad_f = dptr(km->h_ad_f), t.h_av_f = dptr(km->h_av_f), t.h_hs_f = dptr(km->h_hs_f);
     t.dz_f = dptr(km->dz_f), t.rdzi_f = dptr(km->rdzi_f);
@@ -472,6 +473,63 @@ void gale_k_rhs(const gale_kmesh_t *km, int c0, int c1, const double *p, const d
 #pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dpp, dfu, dfw, dr)
     for (int c = c0; c < c1; c++) gale_kb_rhs(kd, c, dpp, dfu, dfw, dr);
     TSTOP(KT_RHS);
+}
+
+/* ---- the mixed system (docs/numerics.md) ---- */
+
+void gale_k_mix_u(const gale_kmesh_t *km, int e0, int e1, double a, double s, const double *u,
+                  const double *p, double *yu)
+{
+    if (e1 <= e0) return;
+    TSTART;
+    const gale_kmesh_t *kd = KD(km);
+    const double *du = u ? dptr(u) : NULL, *dpp = p ? dptr(p) : NULL;
+    double *dy = dptr(yu);
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, du, dpp, dy)
+    for (int e = e0; e < e1; e++) gale_kb_mix_u(kd, e, a, s, du, dpp, dy);
+    TSTOP(KT_MIX);
+}
+
+void gale_k_mix_col(const gale_kmesh_t *km, int c0, int c1, double a, double s, const double *u,
+                    const double *w, const double *b, const double *p, double *yw, double *yb,
+                    double *yp)
+{
+    if (c1 <= c0) return;
+    TSTART;
+    const gale_kmesh_t *kd = KD(km);
+    const double *du = dptr(u), *dw = dptr(w), *db = dptr(b), *dpp = dptr(p);
+    double *dyw = dptr(yw), *dyb = dptr(yb), *dyp = dptr(yp);
+#pragma omp target teams distribute parallel for device(g.dev) \
+    is_device_ptr(kd, du, dw, db, dpp, dyw, dyb, dyp)
+    for (int c = c0; c < c1; c++) gale_kb_mix_col(kd, c, a, s, du, dw, db, dpp, dyw, dyb, dyp);
+    TSTOP(KT_MIX);
+}
+
+void gale_k_schur_u(const gale_kmesh_t *km, int e0, int e1, const double *r_u, double *ru)
+{
+    if (e1 <= e0) return;
+    TSTART;
+    const gale_kmesh_t *kd = KD(km);
+    const double *dr = dptr(r_u);
+    double *dru = dptr(ru);
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dr, dru)
+    for (int e = e0; e < e1; e++) gale_kb_schur_u(kd, e, dr, dru);
+    TSTOP(KT_SCHUR);
+}
+
+void gale_k_schur_col(const gale_kmesh_t *km, int c0, int c1, const double *ru,
+                      const double *r_w, const double *r_b, const double *r_p, double *rb,
+                      double *ws, double *h)
+{
+    if (c1 <= c0) return;
+    TSTART;
+    const gale_kmesh_t *kd = KD(km);
+    const double *dru = dptr(ru), *drw = dptr(r_w), *drb = dptr(r_b), *drp = dptr(r_p);
+    double *dbo = dptr(rb), *dws = dptr(ws), *dh = dptr(h);
+#pragma omp target teams distribute parallel for device(g.dev) \
+    is_device_ptr(kd, dru, drw, drb, drp, dbo, dws, dh)
+    for (int c = c0; c < c1; c++) gale_kb_schur_col(kd, c, dru, drw, drb, drp, dbo, dws, dh);
+    TSTOP(KT_SCHUR);
 }
 
 /* ---- vectors: whole column blocks, padding included (it stays zero) ---- */

@@ -104,6 +104,7 @@ int gale_geom_build(const gale_cs_t *cs, const gale_local_t *lm, int ncell_alloc
     GALE_ALLOC(g->elen, ne);
     GALE_ALLOC(g->erdist, ne);
     GALE_ALLOC(g->eweight, ne);
+    GALE_ALLOC(g->mfd, 16 * (size_t)nc);
     for (int c = 0; c < nc; c++) {
         gale_gid_t gid = lm->cell_gid[c];
         g->area[c] = gale_cs_cell_area(cs, gid);
@@ -112,6 +113,10 @@ int gale_geom_build(const gale_cs_t *cs, const gale_local_t *lm, int ncell_alloc
             gale_cs_edge_cells(cs, lm->edge_gid[lm->cell_edge[4 * c + s]], ec);
             g->cell_sign[4 * c + s] = ec[0] == gid ? 1.0 : -1.0;
         }
+        double mc[16];
+        gale_cs_cell_mfd(cs, gid, mc);
+        const double *sg = g->cell_sign + 4 * c;
+        for (int i = 0; i < 16; i++) g->mfd[16 * (size_t)c + i] = sg[i / 4] * sg[i % 4] * mc[i];
     }
     for (int e = 0; e < ne; e++) {
         gale_edge_geom_t eg;
@@ -130,4 +135,5 @@ void gale_geom_free(gale_geom_t *g)
     GALE_FREE(g->elen);
     GALE_FREE(g->erdist);
     GALE_FREE(g->eweight);
+    GALE_FREE(g->mfd);
 }

@@ -45,6 +45,10 @@ int gale_chain_children(const gale_cs_t *fine_cs, const gale_local_t *fine,
  * zero). */
 typedef struct {
     double *area, *cell_sign, *elen, *erdist, *eweight;
+    /* per local cell, the mimetic inner product (gale_cs_cell_mfd) in the
+     * edges' own orientation: mfd[16 c + 4 i + j] times the signs of sides
+     * i and j */
+    double *mfd;
 } gale_geom_t;
 int gale_geom_build(const gale_cs_t *cs, const gale_local_t *lm, int ncell_alloc, gale_geom_t *g);
 void gale_geom_free(gale_geom_t *g);

@@ -73,6 +73,10 @@ typedef struct {
     double mid[3];     /* midpoint (unit vector) */
 } gale_edge_geom_t;
 void gale_cs_edge_geom(const gale_cs_t *cs, gale_gid_t e, gale_edge_geom_t *g);
+/* The cell's mimetic inner product of outward normal velocities per unit
+ * depth, m[4 i + j] for sides i, j in W, S, E, N order [m^2]: symmetric
+ * positive definite and exact for constant vector fields (docs/numerics.md). */
+void gale_cs_cell_mfd(const gale_cs_t *cs, gale_gid_t c, double m[16]);
 
 /* Great-circle angle between two unit vectors, accurate for small angles. */
 double gale_arc(const double a[3], const double b[3]);

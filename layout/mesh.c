@@ -401,3 +401,76 @@ void gale_cs_edge_geom(const gale_cs_t *cs, gale_gid_t e, gale_edge_geom_t *g)
     double sgn = dot(nrm, dir) >= 0 ? 1.0 : -1.0;
     for (int d = 0; d < 3; d++) g->normal[d] = sgn * nrm[d];
 }
+
+/* The mimetic inner product of one cell (docs/numerics.md, "The consistent
+ * operator"): M = R (R^T N)_sym^-1 R^T + gamma (I - N (N^T N)^-1 N^T), with
+ * rows s of N the outward unit normals and rows of R the vectors
+ * l_s (x_s - x_c), both in the tangent plane at the centre (the midpoint's
+ * offset by the logarithmic map, its normal parallel-transported along the
+ * great circle). gamma = trace(M0)/2 makes M the two-point matrix
+ * diag(l_s |x_s - x_c|) on a rectangle. */
+void gale_cs_cell_mfd(const gale_cs_t *cs, gale_gid_t c, double m[16])
+{
+    double xc[3], e1[3], e2[3], nn[4][2], rr[4][2];
+    gale_cs_cell_centre(cs, c, xc);
+    /* a tangent basis: the axis least aligned with the centre, projected */
+    int ax = 0;
+    for (int d = 1; d < 3; d++)
+        if (fabs(xc[d]) < fabs(xc[ax])) ax = d;
+    double a[3] = {0, 0, 0};
+    a[ax] = 1.0;
+    for (int d = 0; d < 3; d++) e1[d] = a[d] - xc[ax] * xc[d];
+    normalise(e1);
+    cross(xc, e1, e2);
+    gale_gid_t e[4];
+    gale_cs_cell_edges(cs, c, e);
+    for (int s = 0; s < 4; s++) {
+        gale_edge_geom_t eg;
+        gale_gid_t ec[2];
+        gale_cs_edge_geom(cs, e[s], &eg);
+        gale_cs_edge_cells(cs, e[s], ec);
+        const double sg = ec[0] == c ? 1.0 : -1.0;
+        const double th = gale_arc(xc, eg.mid), mc = dot(eg.mid, xc);
+        double t[3], k[3], n[3], kn[3];
+        for (int d = 0; d < 3; d++) t[d] = eg.mid[d] - mc * xc[d];
+        normalise(t);
+        cross(eg.mid, xc, k);
+        normalise(k);
+        for (int d = 0; d < 3; d++) n[d] = sg * eg.normal[d];
+        /* Rodrigues: the rotation about k by th takes the midpoint to the centre */
+        cross(k, n, kn);
+        const double kd = dot(k, n), ct = cos(th), st = sin(th);
+        double nt[3];
+        for (int d = 0; d < 3; d++) nt[d] = n[d] * ct + kn[d] * st + k[d] * kd * (1.0 - ct);
+        nn[s][0] = dot(nt, e1), nn[s][1] = dot(nt, e2);
+        const double r = eg.length * th * cs->radius;
+        rr[s][0] = r * dot(t, e1), rr[s][1] = r * dot(t, e2);
+    }
+    double q[2][2] = {{0, 0}, {0, 0}}, g[2][2] = {{0, 0}, {0, 0}};
+    for (int s = 0; s < 4; s++)
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++) {
+                q[i][j] += rr[s][i] * nn[s][j];
+                g[i][j] += nn[s][i] * nn[s][j];
+            }
+    const double q01 = 0.5 * (q[0][1] + q[1][0]);
+    const double qd = q[0][0] * q[1][1] - q01 * q01, gd = g[0][0] * g[1][1] - g[0][1] * g[1][0];
+    const double qi[2][2] = {{q[1][1] / qd, -q01 / qd}, {-q01 / qd, q[0][0] / qd}};
+    const double gi[2][2] = {{g[1][1] / gd, -g[0][1] / gd}, {-g[1][0] / gd, g[0][0] / gd}};
+    double m0[4][4], pp[4][4], tr = 0;
+    for (int i = 0; i < 4; i++)
+        for (int j = i; j < 4; j++) {
+            double s0 = 0, s1 = 0;
+            for (int u = 0; u < 2; u++)
+                for (int v = 0; v < 2; v++) {
+                    s0 += rr[i][u] * qi[u][v] * rr[j][v];
+                    s1 += nn[i][u] * gi[u][v] * nn[j][v];
+                }
+            m0[i][j] = s0;
+            pp[i][j] = (i == j ? 1.0 : 0.0) - s1;
+            if (i == j) tr += s0;
+        }
+    const double gamma = 0.5 * tr;
+    for (int i = 0; i < 4; i++)
+        for (int j = i; j < 4; j++) m[4 * i + j] = m[4 * j + i] = m0[i][j] + gamma * pp[i][j];
+}

@@ -79,7 +79,7 @@ int gale_psy_stencil_cells(const gale_psy_t *p);
 /* ---- kernel descriptions ---- */
 enum { GALE_PSY_READ = 1, GALE_PSY_WRITE = 2, GALE_PSY_READWRITE = 3 };
 enum { GALE_PSY_ON_CELLS = 0, GALE_PSY_ON_EDGES = 1, GALE_PSY_ON_FIELD = 2 };
-#define GALE_PSY_MAXARG 6
+#define GALE_PSY_MAXARG 8
 typedef struct gale_psy_call gale_psy_call_t;
 typedef struct {
     const char *name;
@@ -115,6 +115,18 @@ int gale_psy_col_backsub(gale_psy_t *p, gale_field_t *pc, gale_field_t *ws, gale
                          gale_field_t *w, gale_field_t *b);
 int gale_psy_rhs(gale_psy_t *p, gale_field_t *pc, gale_field_t *fu, gale_field_t *fw,
                  gale_field_t *rhs);
+/* the mixed system of the consistent operator (docs/numerics.md): y = a M x + s K x
+ * for x = (u, w, b, p); u may be NULL when a = 0 and p when s = 0 (in mix_u) */
+int gale_psy_mix_u(gale_psy_t *p, double a, double s, gale_field_t *u, gale_field_t *pc,
+                   gale_field_t *yu);
+int gale_psy_mix_col(gale_psy_t *p, double a, double s, gale_field_t *u, gale_field_t *w,
+                     gale_field_t *b, gale_field_t *pc, gale_field_t *yw, gale_field_t *yb,
+                     gale_field_t *yp);
+/* the approximate Schur complement's right-hand side: ru = r_u / M_u (lumped), then per
+ * column rb, ws and h = r_p - tau V D(ru, ws) */
+int gale_psy_schur_u(gale_psy_t *p, gale_field_t *r_u, gale_field_t *ru);
+int gale_psy_schur_col(gale_psy_t *p, gale_field_t *ru, gale_field_t *r_w, gale_field_t *r_b,
+                       gale_field_t *r_p, gale_field_t *rb, gale_field_t *ws, gale_field_t *h);
 /* vectors (either precision, from the fields' element size) */
 int gale_psy_axpby(gale_psy_t *p, gale_field_t *out, double a, gale_field_t *x, double b,
                    gale_field_t *y);
@@ -149,8 +161,9 @@ typedef struct {
     MPI_Comm comm;
     int reproducible;   /* fixed-point integer sums (order-free) or plain MPI_SUM */
     long count;         /* global sums done (one call = one, however many values) */
+    double seconds;     /* wall time in them (start and finish; the wait is most of it) */
 } gale_gsum_t;
-#define GALE_GSUM_MAX 16 /* values per global sum */
+#define GALE_GSUM_MAX 48 /* values per global sum: the mixed gcr's 4 fields x (gcrk + 1) */
 void gale_gsum_init(gale_gsum_t *g, const gale_psy_t *p, int reproducible);
 
 /* A global sum under construction: up to GALE_GSUM_MAX values, each a dot

@@ -72,6 +72,68 @@ int gale_psy_rhs(gale_psy_t *p, gale_field_t *pc, gale_field_t *fu, gale_field_t
                   NULL);
 }
 
+/* ---- the mixed system (docs/numerics.md) ---- */
+
+/* the mimetic row reads the edges of both of the edge's cells: stencil 1 */
+static void run_mix_u(const gale_psy_call_t *c, int i0, int i1)
+{
+    gale_k_mix_u(c->km, i0, i1, c->s[0], c->s[1], D(c, 0), D(c, 1), D(c, 2));
+}
+static const gale_psy_kernel_t k_mix_u = {
+    "mix_u", GALE_PSY_ON_EDGES, 0, 0, 3, {{R, 1}, {R, 1}, {W, 0}}, run_mix_u};
+int gale_psy_mix_u(gale_psy_t *p, double a, double s, gale_field_t *u, gale_field_t *pc,
+                   gale_field_t *yu)
+{
+    return launch(p, &k_mix_u,
+                  (gale_psy_call_t){.f = {a != 0 ? u : NULL, s != 0 ? pc : NULL, yu}, .s = {a, s},
+                                    .km = gale_psy_kmesh(p)},
+                  NULL);
+}
+
+static void run_mix_col(const gale_psy_call_t *c, int i0, int i1)
+{
+    gale_k_mix_col(c->km, i0, i1, c->s[0], c->s[1], D(c, 0), D(c, 1), D(c, 2), D(c, 3), D(c, 4),
+                   D(c, 5), D(c, 6));
+}
+static const gale_psy_kernel_t k_mix_col = {
+    "mix_col", GALE_PSY_ON_CELLS, 0, 0, 7, {{R, 0}, {R, 0}, {R, 0}, {R, 0}, {W, 0}, {W, 0}, {W, 0}},
+    run_mix_col};
+int gale_psy_mix_col(gale_psy_t *p, double a, double s, gale_field_t *u, gale_field_t *w,
+                     gale_field_t *b, gale_field_t *pc, gale_field_t *yw, gale_field_t *yb,
+                     gale_field_t *yp)
+{
+    return launch(p, &k_mix_col,
+                  (gale_psy_call_t){.f = {u, w, b, pc, yw, yb, yp}, .s = {a, s},
+                                    .km = gale_psy_kmesh(p)},
+                  NULL);
+}
+
+static void run_schur_u(const gale_psy_call_t *c, int i0, int i1)
+{
+    gale_k_schur_u(c->km, i0, i1, D(c, 0), D(c, 1));
+}
+static const gale_psy_kernel_t k_schur_u = {
+    "schur_u", GALE_PSY_ON_EDGES, 0, 0, 2, {{R, 0}, {W, 0}}, run_schur_u};
+int gale_psy_schur_u(gale_psy_t *p, gale_field_t *r_u, gale_field_t *ru)
+{
+    return launch(p, &k_schur_u, (gale_psy_call_t){.f = {r_u, ru}, .km = gale_psy_kmesh(p)}, NULL);
+}
+
+static void run_schur_col(const gale_psy_call_t *c, int i0, int i1)
+{
+    gale_k_schur_col(c->km, i0, i1, D(c, 0), D(c, 1), D(c, 2), D(c, 3), D(c, 4), D(c, 5), D(c, 6));
+}
+static const gale_psy_kernel_t k_schur_col = {
+    "schur_col", GALE_PSY_ON_CELLS, 0, 0, 7, {{R, 0}, {R, 0}, {R, 0}, {R, 0}, {W, 0}, {W, 0}, {W, 0}},
+    run_schur_col};
+int gale_psy_schur_col(gale_psy_t *p, gale_field_t *ru, gale_field_t *r_w, gale_field_t *r_b,
+                       gale_field_t *r_p, gale_field_t *rb, gale_field_t *ws, gale_field_t *h)
+{
+    return launch(p, &k_schur_col,
+                  (gale_psy_call_t){.f = {ru, r_w, r_b, r_p, rb, ws, h}, .km = gale_psy_kmesh(p)},
+                  NULL);
+}
+
 /* ---- vectors: pointwise, so redundant computation extends them ---- */
 
 static void run_axpby(const gale_psy_call_t *c, int i0, int i1)

@@ -18,6 +18,7 @@ void gale_gsum_init(gale_gsum_t *g, const gale_psy_t *p, int reproducible)
     g->comm = gale_psy_comm(p);
     g->reproducible = reproducible;
     g->count = 0;
+    g->seconds = 0;
 }
 
 void gale_psy_sum_init(gale_psy_sum_t *s) { s->n = 0; }
@@ -86,6 +87,7 @@ int gale_psy_sum_start(gale_gsum_t *g, gale_psy_sum_t *r)
         GALE_MPI(MPI_Iallreduce(MPI_IN_PLACE, r->dw, n, MPI_DOUBLE, MPI_SUM, g->comm, &r->req));
     }
     g->count++;
+    g->seconds += gale_wtime() - t0;
     gale_timer_add(GALE_T_GLOBAL_SUM, gale_wtime() - t0);
     return GALE_OK;
 }
@@ -94,6 +96,7 @@ int gale_psy_sum_finish(gale_gsum_t *g, gale_psy_sum_t *r, double *out)
 {
     double t0 = gale_wtime();
     GALE_MPI(MPI_Wait(&r->req, MPI_STATUS_IGNORE));
+    g->seconds += gale_wtime() - t0;
     gale_timer_add(GALE_T_GLOBAL_SUM, gale_wtime() - t0);
     int bad = 0;
     for (int j = 0; j < r->n; j++) {

@@ -76,6 +76,8 @@ typedef struct {
     double last_rnorm, last_bnorm;  /* final |r| and |b| of the last solve */
     int converged;                  /* every solve so far converged */
     long global_sums;               /* by the solver */
+    double global_sum_s;            /* wall time in them */
+    double seconds;                 /* wall time of the solves (the multigrid's included) */
 } gale_solver_stats_t;
 
 typedef struct gale_solver gale_solver_t;
@@ -100,5 +102,41 @@ const gale_solver_stats_t *gale_solver_stats(const gale_solver_t *s);
 const gale_mg_t *gale_solver_mg(const gale_solver_t *s);
 const char *gale_solver_method_name(int method);
 const char *gale_solver_pc_name(int pc);
+
+/* ---- the mixed (u, w, b, p) solve of the consistent operator ----
+ * docs/numerics.md, "The mixed solve". L x = M x + tau K x with M the mass
+ * matrices (M_u the mimetic one) and K the skew wave operator; GCR(k),
+ * right-preconditioned by the approximate Schur complement (M_u lumped: b,
+ * w and u eliminated, leaving the Helmholtz problem of `helm`), in the norm
+ * |r|^2 = sum r^2 / M_lumped (energy units, the same for every field). */
+enum { GALE_MIXED_GCR = 0, GALE_MIXED_PREC_ONLY = 1 }; /* [mixed_solver] method, in choice order */
+typedef struct {
+    int method;            /* GALE_MIXED_* */
+    double rtol, atol;
+    int max_iterations, gcrk, fail_on_non_converged, monitor;
+} gale_mixed_opts_t;
+typedef struct {
+    long solves, iterations;
+    int last_iterations;
+    double last_rnorm, last_bnorm;
+    int converged;         /* every solve so far */
+    long global_sums;      /* the mixed level's own (the Helmholtz solves count theirs) */
+    double global_sum_s;
+    double seconds;        /* wall time of the solves (the Helmholtz solves' included) */
+} gale_mixed_stats_t;
+typedef struct gale_mixed gale_mixed_t;
+/* Not collective. psy's kmesh holds the operator; helm solves the
+ * Helmholtz problem (its first guess is zero); gs counts this level's sums. */
+int gale_mixed_create(gale_mixed_t **s, const gale_mixed_opts_t *o, gale_psy_t *psy,
+                      gale_gsum_t *gs, gale_solver_t *helm);
+void gale_mixed_destroy(gale_mixed_t **s);
+/* Collective: x += the solution of L d = r from d = 0, for r and x in the
+ * order u, w, b, p (r's values on owned entities). Not converging is
+ * GALE_ERR_SOLVER with fail_on_non_converged. */
+int gale_mixed_solve(gale_mixed_t *s, gale_field_t *const r[4], gale_field_t *const x[4]);
+/* Collective: y = L x (x's halos exchanged when stale). For tests. */
+int gale_mixed_apply(gale_mixed_t *s, gale_field_t *const x[4], gale_field_t *const y[4]);
+const gale_mixed_stats_t *gale_mixed_stats(const gale_mixed_t *s);
+const char *gale_mixed_method_name(int method);
 
 #endif

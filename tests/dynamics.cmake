@@ -2,6 +2,12 @@
 set(GALE_CASE ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/gale_case.py --gale ${GALE_EXE})
 set(DEFAULT_INI ${PROJECT_SOURCE_DIR}/configs/default.ini)
 set(QUIET --logging.progress_every=0)
+# the two-point operator with its exact elimination, for the tests of the
+# Helmholtz solvers and of the step as it was before the consistent operator
+set(LUMPED --dynamics.mass_matrix=lumped)
+# a tight mixed solve (the energy tests): gcr to 1e-10 over cg + multigrid to 1e-11
+set(TIGHT --mixed_solver.tolerance=1e-10 --mixed_solver.max_iterations=100
+    --solver.preconditioner=multigrid --solver.tolerance=1e-11)
 
 function(gale_case name labels)
   add_test(NAME ${name} COMMAND ${GALE_CASE} ${ARGN})
@@ -14,26 +20,40 @@ gale_case(run_default "regression;mpi" run --np 2
   --check "all(k in r for k in ['gale_version','build','config','ranks','threads','steps','wall_s','time_per_step_s','fom','checksums','energy','solver','timers','transfers'])"
   --check "all(k in r['build'] for k in ['compiler','flags','isa','offload','mpi','hdf5'])"
   --check "all(k in r['solver'] for k in ['method','preconditioner','iterations_total','iterations_mean','global_sums','converged','final_residual'])"
+  --check "all(k in r['mixed_solver'] for k in ['method','gcrk','tolerance','iterations_total','iterations_mean','global_sums','converged','final_residual'])"
+  --check "[l['level'] for l in r['solve_levels']] == ['mixed', 'helmholtz'] and r['config']['resolved']['dynamics']['mass_matrix'] == 'consistent'"
   --check "all(set(t) >= {'min_s','mean_s','max_s','count'} for t in r['timers'].values())"
   --check "r['config']['resolved']['mesh']['name'] == 'C24' and r['ranks'] == 2 and r['steps'] == 36"
   # the checksums the README shows are this run's (a change of rounding must update them)
   --check "all(f'{k}  {v}' in open('${PROJECT_SOURCE_DIR}/README.md').read() for k, v in r['checksums'].items())"
   --check "all(len(v) == 16 for v in r['checksums'].values())"
-  --check "r['solver']['converged'] and r['wall_s'] < 60"
+  --check "r['solver']['converged'] and r['mixed_solver']['converged'] and r['wall_s'] < 60"
   -- ${DEFAULT_INI})
 
-# energy: Crank-Nicolson conserves it to the solver tolerance ...
+# energy: Crank-Nicolson conserves it to the solver tolerance, with the
+# consistent operator (the mixed solve; C12 keeps 360 tight steps short) ...
 gale_case(energy_crank_nicolson "regression;mpi" run --np 2
   --check "abs(r['energy']['rel_change']) < 1e-9"
-  -- ${DEFAULT_INI} --timestepping.steps=360 --solver.tolerance=1e-12 ${QUIET})
+  -- ${DEFAULT_INI} --mesh.name=C12 --timestepping.steps=360 ${TIGHT} ${QUIET})
 # ... and off-centring only ever removes it
 gale_case(energy_offcentred "regression;mpi" run --np 2
   --check "r['energy']['max_step_increase'] <= 0" --check "r['energy']['rel_change'] < 0"
-  -- ${DEFAULT_INI} --timestepping.alpha=0.6 --timestepping.steps=360 --solver.tolerance=1e-12 ${QUIET})
+  -- ${DEFAULT_INI} --mesh.name=C12 --timestepping.alpha=0.6 --timestepping.steps=360 ${TIGHT} ${QUIET})
+# the same with the lumped operator (its exact elimination, on C24)
+gale_case(energy_crank_nicolson_lumped "regression;mpi" run --np 2
+  --check "abs(r['energy']['rel_change']) < 1e-9"
+  -- ${DEFAULT_INI} --timestepping.steps=360 --solver.tolerance=1e-12 ${LUMPED} ${QUIET})
+gale_case(energy_offcentred_lumped "regression;mpi" run --np 2
+  --check "r['energy']['max_step_increase'] <= 0" --check "r['energy']['rel_change'] < 0"
+  -- ${DEFAULT_INI} --timestepping.alpha=0.6 --timestepping.steps=360 --solver.tolerance=1e-12
+     ${LUMPED} ${QUIET})
 
-gale_case(balanced_state "regression;mpi" run --np 2
-  --check "r['max_u_over_run'] < 1e-12" --check "r['max_w_over_run'] < 1e-12"
-  -- ${DEFAULT_INI} --initial.case=balanced --timestepping.steps=100 ${QUIET})
+foreach(mm consistent lumped)
+  gale_case(balanced_state_${mm} "regression;mpi" run --np 2
+    --check "r['max_u_over_run'] < 1e-12" --check "r['max_w_over_run'] < 1e-12"
+    -- ${DEFAULT_INI} --initial.case=balanced --timestepping.steps=100
+       --dynamics.mass_matrix=${mm} ${QUIET})
+endforeach()
 
 # the vertical mode: omega^2 = c^2 m^2 + N^2 within 1% at 10 levels, and the
 # error of a second-order scheme falls 4x when the level count doubles; dt is
@@ -44,7 +64,8 @@ gale_case(normal_mode_vertical regression mode --levels 10 20 --tol 0.01 --ratio
      --timestepping.dt=0.1 --timestepping.steps=1800 ${QUIET})
 
 # bit-identical checksums for any ranks, threads and halo strategy (C12 keeps
-# the oversubscribed 6-rank runs short on a 2-core machine)
+# the oversubscribed 6-rank runs short on a 2-core machine); the lumped
+# operator here, the consistent one in mixed.cmake
 gale_case(checksums_reproducible "regression;mpi" same
   --variant "np=1" --variant "np=2" --variant "np=3" --variant "np=4" --variant "np=6"
   --variant "np=1 threads=2" --variant "np=2 threads=2"
@@ -52,38 +73,45 @@ gale_case(checksums_reproducible "regression;mpi" same
   --variant "np=3 --halo.redundant_computation=true --halo.depth=2"
   --variant "np=4 --halo.redundant_computation=true --halo.depth=3 --halo.overlap=false"
   --variant "np=6 --partitioning.method=panel --halo.redundant_computation=true --halo.depth=2"
-  -- ${DEFAULT_INI} --mesh.name=C12 --timestepping.steps=12 ${QUIET})
+  -- ${DEFAULT_INI} --mesh.name=C12 --timestepping.steps=12 ${LUMPED} ${QUIET})
 
 # every Krylov method reaches cg's state on the default case: 12 solves to a
 # relative residual of 1e-10 leave the sums of squares of the prognostics
 # within 10 x 12 x 1e-10 of cg's (measured: 5e-12 pipelined cg, 1.5e-9
 # BiCGStab, 2.6e-9 GCR), and energy is kept as in energy_crank_nicolson; cg
-# needs two global sums per iteration, pipelined cg one
+# needs two global sums per iteration, pipelined cg one, bicgstab two; the
+# lumped operator, whose step is one Helmholtz solve
 gale_case(solver_cg "regression;mpi" run --np 2 --check "r['solver']['method'] == 'cg'"
   --check "abs(r['energy']['rel_change']) < 1e-9"
-  -- ${DEFAULT_INI} --solver.method=cg --timestepping.steps=12 ${QUIET})
+  -- ${DEFAULT_INI} --solver.method=cg --timestepping.steps=12 ${LUMPED} ${QUIET})
 foreach(m pipelined_cg bicgstab gcr)
   gale_case(solver_${m} "regression;mpi" against --np 2 "--ref=--solver.method=cg"
     --rel 1.2e-8 --energy 1e-9
-    -- ${DEFAULT_INI} --solver.method=${m} --timestepping.steps=12 ${QUIET})
+    -- ${DEFAULT_INI} --solver.method=${m} --timestepping.steps=12 ${LUMPED} ${QUIET})
 endforeach()
 gale_case(solver_sums_per_iteration "regression;mpi" run --np 2
   --check "r['solver']['global_sums'] <= 1.1 * r['solver']['iterations_total'] + 3 * r['solver']['solves']"
-  -- ${DEFAULT_INI} --solver.method=pipelined_cg --timestepping.steps=12 ${QUIET})
+  -- ${DEFAULT_INI} --solver.method=pipelined_cg --timestepping.steps=12 ${LUMPED} ${QUIET})
+gale_case(solver_bicgstab_sums "regression;mpi" run --np 2
+  --check "r['solver']['global_sums'] <= 2 * r['solver']['iterations_total']"
+  -- ${DEFAULT_INI} --solver.method=bicgstab --timestepping.steps=12 ${LUMPED} ${QUIET})
 gale_case(solver_single_precision "regression;mpi" run --np 2
   --check "r['solver']['converged'] and r['solver']['precision'] == 'single'"
   --check "abs(r['energy']['rel_change']) < 1e-4"
-  -- ${DEFAULT_INI} --solver.precision=single --solver.tolerance=1e-5 --timestepping.steps=12 ${QUIET})
+  -- ${DEFAULT_INI} --solver.precision=single --solver.tolerance=1e-5 --timestepping.steps=12
+     ${LUMPED} ${QUIET})
 
 # the tridiagonal preconditioner: iterations independent of the level count
 # (within 20%), several times fewer than diagonal once the column is resolved
 gale_case(preconditioner_levels regression precond --levels 10 40 120 --spread 0.2
   --compare-at 40 120 --factor 3
-  -- ${DEFAULT_INI} --timestepping.steps=3 --solver.max_iterations=5000 ${QUIET})
+  -- ${DEFAULT_INI} --timestepping.steps=3 --solver.max_iterations=5000 ${LUMPED} ${QUIET})
 
-# LFRic users' namelist runs as it is
+# LFRic users' namelist runs as it is, with all its solver settings
 gale_case(run_lfric_namelist "regression" run
   --check "r['config']['resolved']['mesh']['name'] == 'C16' and r['steps'] == 36"
+  --check "r['mixed_solver']['method'] == 'gcr' and r['mixed_solver']['gcrk'] == 4 and r['mixed_solver']['converged']"
+  --check "r['solver']['method'] == 'bicgstab' and r['solver']['preconditioner'] == 'multigrid'"
   -- ${PROJECT_SOURCE_DIR}/configs/lfric_gravity_wave.nml ${QUIET})
 
 # faults: a solve that does not converge stops every rank with its history ...
@@ -95,6 +123,15 @@ gale_case(fault_not_converged "bad-input;mpi" run --np 2 --rc 6
 gale_case(fault_not_converged_continue "regression;mpi" run --np 2
   --stderr "warning: cg did not converge" --check "not r['solver']['converged']"
   -- ${DEFAULT_INI} --solver.max_iterations=3 --solver.fail_on_non_converged=false ${QUIET})
+# ... and so does a mixed solve
+gale_case(fault_mixed_not_converged "bad-input;mpi" run --np 2 --rc 6
+  --stderr "the mixed gcr\\(4\\) did not converge in 2 iterations"
+  --count-stderr "^gale: error" 1
+  -- ${DEFAULT_INI} --mixed_solver.max_iterations=2)
+gale_case(fault_mixed_not_converged_continue "regression;mpi" run --np 2
+  --stderr "warning: mixed gcr did not converge" --check "not r['mixed_solver']['converged']"
+  -- ${DEFAULT_INI} --timestepping.steps=2 --mixed_solver.max_iterations=2
+     --mixed_solver.fail_on_non_converged=false ${QUIET})
 # bad input: one message, the same non-zero status on every rank, no hang
 gale_case(bad_key "bad-input;mpi" run --np 3 --rc 2 --stderr "unknown key \\[solver\\] tolerence. did you mean 'tolerance'"
   --count-stderr "^gale: error" 1 -- ${DEFAULT_INI} --solver.tolerence=1e-8)

@@ -3,8 +3,9 @@ gale_test(test_partition SOURCES test_partition.c LIBS gale_layout LABELS unit)
 gale_test(test_local SOURCES test_local.c LIBS gale_layout LABELS unit)
 gale_test(test_partition_stats SOURCES test_partition_stats.c LIBS gale_layout LABELS unit)
 gale_test(test_chain SOURCES test_chain.c LIBS gale_layout LABELS unit)
+gale_test(test_mfd SOURCES test_mfd.c LIBS gale_layout LABELS unit)
 # layout's unit tests: they link no MPI (test layers_no_mpi, tests/layers.cmake)
-set(GALE_LAYOUT_UNIT_TESTS test_mesh test_partition test_local test_partition_stats test_chain)
+set(GALE_LAYOUT_UNIT_TESTS test_mesh test_partition test_local test_partition_stats test_chain test_mfd)
 
 # `gale partition` on the paper's configuration: well under a minute on one
 # core, and the JSON holds every key with numbers that agree with each other

@@ -93,6 +93,16 @@ static void test_defaults(void)
           "multigrid levels %d sweeps %d/%d/%d", c.multigrid.levels, c.multigrid.n_presmooth,
           c.multigrid.n_postsmooth, c.multigrid.n_coarsesmooth);
     CHECK_REL(c.multigrid.smooth_relaxation, 0.8, 0);
+    /* the consistent mass matrix, its mixed solve at LFRic's &mixed_solver settings */
+    CHECK(c.dynamics.mass_matrix == GALE_MASS_CONSISTENT, "mass_matrix %d", c.dynamics.mass_matrix);
+    CHECK(c.mixed_solver.method == GALE_MIXED_GCR && c.mixed_solver.max_iterations == 20 &&
+              c.mixed_solver.gcrk == 4 && c.mixed_solver.fail_on_non_converged == 1 &&
+              c.mixed_solver.monitor_convergence == 0,
+          "mixed_solver method %d it %d gcrk %d bools %d/%d", c.mixed_solver.method,
+          c.mixed_solver.max_iterations, c.mixed_solver.gcrk, c.mixed_solver.fail_on_non_converged,
+          c.mixed_solver.monitor_convergence);
+    CHECK_REL(c.mixed_solver.tolerance, 1e-4, 0);
+    CHECK(c.mixed_solver.abs_tolerance == 0.0, "mixed_solver abs_tolerance");
     CHECK(c.logging.level == GALE_LOG_INFO, "log level %d", c.logging.level);
     CHECK(c.source[0] == '\0', "source");
 
@@ -171,6 +181,47 @@ static void test_types(void)
     CHECK_OK(gale_config_parse(&c, NULL, 2, po));
     CHECK(c.solver.method == GALE_KRYLOV_PREC_ONLY && c.solver.preconditioner == GALE_PC_MULTIGRID, "prec_only overrides");
 
+    /* [dynamics] and [mixed_solver]: every key from a file, values unlike the defaults */
+    const char *mx = put_file("mixed.ini", "[dynamics]\nmass_matrix = lumped\n"
+                                           "[mixed_solver]\nmethod = prec_only\ntolerance = 1e-6\n"
+                                           "abs_tolerance = 1e-9\nmax_iterations = 50\ngcrk = 7\n"
+                                           "fail_on_non_converged = false\n"
+                                           "monitor_convergence = true\n");
+    CHECK_OK(gale_config_parse(&c, mx, 0, NULL));
+    CHECK(c.dynamics.mass_matrix == GALE_MASS_LUMPED && c.mixed_solver.method == GALE_MIXED_PREC_ONLY &&
+              c.mixed_solver.max_iterations == 50 && c.mixed_solver.gcrk == 7 &&
+              c.mixed_solver.fail_on_non_converged == 0 && c.mixed_solver.monitor_convergence == 1,
+          "mixed.ini: mass %d method %d it %d gcrk %d bools %d/%d", c.dynamics.mass_matrix,
+          c.mixed_solver.method, c.mixed_solver.max_iterations, c.mixed_solver.gcrk,
+          c.mixed_solver.fail_on_non_converged, c.mixed_solver.monitor_convergence);
+    CHECK_REL(c.mixed_solver.tolerance, 1e-6, 0);
+    CHECK_REL(c.mixed_solver.abs_tolerance, 1e-9, 0);
+    /* mixed prec_only goes with any [solver] (unlike [solver] method = prec_only) */
+    char *mpo[] = {"--mixed_solver.method=prec_only", "--solver.preconditioner=diagonal",
+                   "--dynamics.mass_matrix=consistent"};
+    CHECK_OK(gale_config_parse(&c, NULL, 3, mpo));
+    CHECK(c.mixed_solver.method == GALE_MIXED_PREC_ONLY && c.solver.preconditioner == GALE_PC_DIAGONAL,
+          "mixed prec_only with a diagonal [solver]");
+    /* [mixed_solver] at both ends of its ranges */
+    char *mx_lo[] = {"mixed_solver.gcrk=1", "mixed_solver.max_iterations=1",
+                     "mixed_solver.tolerance=0", "mixed_solver.abs_tolerance=0"},
+         *mx_hi[] = {"mixed_solver.gcrk=10", "mixed_solver.max_iterations=1000",
+                     "mixed_solver.tolerance=1", "mixed_solver.abs_tolerance=1e300"};
+    CHECK_OK(gale_config_parse(&c, NULL, 4, mx_lo));
+    CHECK(c.mixed_solver.gcrk == 1 && c.mixed_solver.max_iterations == 1 &&
+              c.mixed_solver.tolerance == 0.0 && c.mixed_solver.abs_tolerance == 0.0,
+          "mixed_solver range starts");
+    CHECK_OK(gale_config_parse(&c, NULL, 4, mx_hi));
+    CHECK(c.mixed_solver.gcrk == 10 && c.mixed_solver.max_iterations == 1000 &&
+              c.mixed_solver.tolerance == 1.0 && c.mixed_solver.abs_tolerance == 1e300,
+          "mixed_solver range ends");
+    CHECK(strcmp(gale_config_choice("dynamics", "mass_matrix", GALE_MASS_LUMPED), "lumped") == 0 &&
+              strcmp(gale_config_choice("dynamics", "mass_matrix", GALE_MASS_CONSISTENT),
+                     "consistent") == 0, "choice mass_matrix");
+    CHECK(strcmp(gale_config_choice("mixed_solver", "method", GALE_MIXED_GCR), "gcr") == 0 &&
+              strcmp(gale_config_choice("mixed_solver", "method", GALE_MIXED_PREC_ONLY),
+                     "prec_only") == 0, "choice mixed_solver method");
+
     CHECK(strcmp(gale_config_choice("solver", "method", GALE_KRYLOV_GCR), "gcr") == 0, "choice");
     CHECK(strcmp(gale_config_choice("logging", "level", 3), "debug") == 0, "choice");
     /* the solver's enums for the multigrid choices (GALE_KRYLOV_PREC_ONLY, GALE_PC_MULTIGRID) */
@@ -238,6 +289,20 @@ static const bad_t bad_cases[] = {
     {"[multigrid]\nn_coarsesmooth = 0\n", NULL, {"[multigrid] n_coarsesmooth = '0': out of range [1, 1000]"}},
     {NULL, "--multigrid.n_coarsesmooth=1001", {"--multigrid.n_coarsesmooth=1001: out of range [1, 1000]"}},
     {NULL, "--multigrid.smooth_relaxation=0", {"--multigrid.smooth_relaxation=0: out of range (0, 2]"}},
+    /* [dynamics] and [mixed_solver]: ranges and choices */
+    {"[mixed_solver]\ngcrk = 0\n", NULL, {"bad.ini:2: [mixed_solver] gcrk = '0': out of range [1, 10]"}},
+    {"[mixed_solver]\ngcrk = 11\n", NULL, {"bad.ini:2: [mixed_solver] gcrk = '11': out of range [1, 10]"}},
+    {NULL, "--mixed_solver.gcrk=11", {"--mixed_solver.gcrk=11: out of range [1, 10]"}},
+    {"[mixed_solver]\nmax_iterations = 1001\n", NULL,
+     {"[mixed_solver] max_iterations = '1001': out of range [1, 1000]"}},
+    {"[mixed_solver]\ntolerance = 2\n", NULL, {"[mixed_solver] tolerance = '2': out of range [0, 1]"}},
+    {"[mixed_solver]\nmethod = gmres\n", NULL,
+     {"bad.ini:2: [mixed_solver] method = 'gmres': not one of gcr|prec_only"}},
+    {"[mixed_solver]\nmethod = gcrr\n", NULL, {"[mixed_solver] method = 'gcrr': not one of gcr|prec_only; did you mean 'gcr'?"}},
+    {"[dynamics]\nmass_matrix = diagonal\n", NULL,
+     {"bad.ini:2: [dynamics] mass_matrix = 'diagonal': not one of consistent|lumped"}},
+    {NULL, "--dynamics.mass_matrix=lumpd", {"--dynamics.mass_matrix=lumpd: not one of consistent|lumped; did you mean 'lumped'?"}},
+    {"[mixed_solver]\ngcr_k = 4\n", NULL, {"[mixed_solver] gcr_k: unknown key; did you mean 'gcrk'?"}},
     /* prec_only is one multigrid V-cycle: any other preconditioner is an error,
      * from a file or an override, and the message names both keys */
     {"[solver]\nmethod = prec_only\n", NULL,
@@ -394,6 +459,10 @@ static void test_print_keys(void)
     const char *sv = strstr(out, "| solver | replace_every |"), *mg = strstr(out, "| multigrid |");
     CHECK(sv && mg && mg > sv && strstr(sv, "\n") + 1 == mg, "[multigrid] after [solver]");
     CHECK(strstr(out, "| timestepping | alpha | real | `0.5` | [0.5, 1] |"), "alpha row");
+    CHECK(strstr(out, "| dynamics | mass_matrix | enum | `consistent` | consistent\\|lumped |") &&
+              strstr(out, "| mixed_solver | method | enum | `gcr` | gcr\\|prec_only |") &&
+              strstr(out, "| mixed_solver | gcrk | int | `4` | [1, 10] |"),
+          "[dynamics] and [mixed_solver] rows:\n%s", out);
 }
 
 /* ---------------- LFRic namelists ---------------- */
@@ -408,8 +477,16 @@ static void test_namelist(void)
     CHECK_REL(c.planet.gravity, 9.80665, 0);
     CHECK(c.solver.method == GALE_KRYLOV_BICGSTAB && c.solver.preconditioner == GALE_PC_MULTIGRID,
           "solver %d %d", c.solver.method, c.solver.preconditioner);
-    CHECK_REL(c.solver.tolerance, 1e-8, 0);
+    CHECK_REL(c.solver.tolerance, 1e-4, 0); /* LFRic's: the preconditioner's inner solve */
     CHECK(c.solver.max_iterations == 100 && c.solver.gcr_restart == 18, "solver ints");
+    /* &mixed_solver, LFRic's gravity_wave settings, with the consistent mass matrix */
+    CHECK(c.dynamics.mass_matrix == GALE_MASS_CONSISTENT, "mass_matrix %d", c.dynamics.mass_matrix);
+    CHECK(c.mixed_solver.method == GALE_MIXED_GCR && c.mixed_solver.gcrk == 4 &&
+              c.mixed_solver.max_iterations == 20 && c.mixed_solver.fail_on_non_converged == 1,
+          "mixed_solver method %d gcrk %d it %d", c.mixed_solver.method, c.mixed_solver.gcrk,
+          c.mixed_solver.max_iterations);
+    CHECK_REL(c.mixed_solver.tolerance, 1e-4, 0);
+    CHECK_REL(c.mixed_solver.abs_tolerance, 1e-6, 0);
     CHECK(c.multigrid.levels == 4 && c.multigrid.n_presmooth == 2 && c.multigrid.n_postsmooth == 2 &&
               c.multigrid.n_coarsesmooth == 4, "multigrid");
     CHECK_REL(c.multigrid.smooth_relaxation, 0.8, 0);
@@ -417,7 +494,8 @@ static void test_namelist(void)
     CHECK(c.logging.level == GALE_LOG_INFO, "log level");
     /* LFRic keys without a counterpart are logged once, mapped ones are not */
     CHECK(lines(out) == 1 && strstr(out, "not used") && strstr(out, "planet.omega") &&
-              strstr(out, "mixed_solver.si_method") && strstr(out, "multigrid.coarsen_multigrid_tiles") &&
+              !strstr(out, "mixed_solver.") && !strstr(out, "finite_element.rehabilitate") &&
+              strstr(out, "multigrid.coarsen_multigrid_tiles") &&
               !strstr(out, "multigrid.chain_mesh_tags") && !strstr(out, "multigrid.multigrid_chain_nitems") &&
               !strstr(out, "multigrid.smooth_relaxation") && !strstr(out, "multigrid.n_") &&
               !strstr(out, "l_multigrid") && !strstr(out, "planet.radius") &&
@@ -455,6 +533,49 @@ static void test_namelist(void)
         0, NULL);
     CHECK(st == GALE_OK && c.solver.preconditioner == GALE_PC_TRIDIAGONAL,
           "l_multigrid false, tridiagonal: %d\n%s", st, out);
+
+    /* &mixed_solver: LFRic's gravity_wave values; then key by key with values
+     * unlike the defaults; the mass matrix is consistent whatever
+     * &finite_element rehabilitate says, unless the command line says lumped */
+    st = parse_captured(1, &c, put_file("mixed.nml",
+        "&mixed_solver si_method='gcr', gcrk=4, si_tolerance=1e-4, si_maximum_iterations=20 /\n"),
+        0, NULL);
+    CHECK(st == GALE_OK && c.mixed_solver.method == GALE_MIXED_GCR && c.mixed_solver.gcrk == 4 &&
+              c.mixed_solver.max_iterations == 20 && c.dynamics.mass_matrix == GALE_MASS_CONSISTENT,
+          "&mixed_solver: %d method %d gcrk %d it %d mass %d\n%s", st, c.mixed_solver.method,
+          c.mixed_solver.gcrk, c.mixed_solver.max_iterations, c.dynamics.mass_matrix, out);
+    CHECK_REL(c.mixed_solver.tolerance, 1e-4, 0);
+    CHECK(!strstr(out, "mixed_solver."), "&mixed_solver keys are used:\n%s", out);
+    st = parse_captured(1, &c, put_file("mixed.nml",
+        "&finite_element rehabilitate = .false. /\n"
+        "&mixed_solver\n si_method = 'prec_only', gcrk = 7, si_tolerance = 1.0d-6\n"
+        " si_maximum_iterations = 33, mixed_solver_a_tol = 1.e-9, fail_on_non_converged = .F.\n"
+        " monitor_convergence = T, si_preconditioner = 'PRESSURE', eliminate_variables = 'discrete'\n"
+        " guess_np1 = .false., split_w = .false., normalise = .true. /\n"), 0, NULL);
+    CHECK(st == GALE_OK && c.mixed_solver.method == GALE_MIXED_PREC_ONLY &&
+              c.mixed_solver.gcrk == 7 && c.mixed_solver.max_iterations == 33 &&
+              c.mixed_solver.fail_on_non_converged == 0 && c.mixed_solver.monitor_convergence == 1 &&
+              c.dynamics.mass_matrix == GALE_MASS_CONSISTENT,
+          "&mixed_solver key by key: %d method %d gcrk %d it %d bools %d/%d mass %d\n%s", st,
+          c.mixed_solver.method, c.mixed_solver.gcrk, c.mixed_solver.max_iterations,
+          c.mixed_solver.fail_on_non_converged, c.mixed_solver.monitor_convergence,
+          c.dynamics.mass_matrix, out);
+    CHECK_REL(c.mixed_solver.tolerance, 1e-6, 0);
+    CHECK_REL(c.mixed_solver.abs_tolerance, 1e-9, 0);
+    CHECK(lines(out) == 1 && strstr(out, "mixed_solver.guess_np1") && strstr(out, "mixed_solver.split_w") &&
+              strstr(out, "mixed_solver.normalise") && strstr(out, "finite_element.rehabilitate") &&
+              !strstr(out, "si_") && !strstr(out, "mixed_solver.gcrk") &&
+              !strstr(out, "eliminate_variables") && !strstr(out, "mixed_solver_a_tol") &&
+              !strstr(out, "mixed_solver.monitor") && !strstr(out, "mixed_solver.fail"),
+          "&mixed_solver: the not-used log:\n%s", out);
+    /* the older lfric_core example's gmres is gcr (the same iterates) */
+    char *lumped[] = {"--dynamics.mass_matrix=lumped"};
+    st = parse_captured(1, &c, put_file("mixed.nml",
+        "&finite_element rehabilitate = .true. /\n&mixed_solver si_method = 'GMRES' /\n"), 1, lumped);
+    CHECK(st == GALE_OK && c.mixed_solver.method == GALE_MIXED_GCR &&
+              c.dynamics.mass_matrix == GALE_MASS_LUMPED,
+          "gmres, lumped override: %d method %d mass %d\n%s", st, c.mixed_solver.method,
+          c.dynamics.mass_matrix, out);
 
     /* syntax: several per line, both quotes, d exponents, T/F, mesh from the
      * file name, translated words; overrides still beat the namelist */
@@ -618,6 +739,13 @@ static void check_layout(const char *name, const nml_layout_t *l, int mesh, int 
     CHECK(c.multigrid.levels == 4 && c.multigrid.n_presmooth == 2 && c.multigrid.n_postsmooth == 2 &&
               c.multigrid.n_coarsesmooth == 4, "%s: multigrid", name);
     CHECK_REL(c.multigrid.smooth_relaxation, 0.8, 0);
+    /* &mixed_solver: GCR (the older layout's gmres) with 4 directions, 1e-4 in
+     * at most 20 iterations; the consistent mass matrix */
+    CHECK(c.mixed_solver.method == GALE_MIXED_GCR && c.mixed_solver.gcrk == 4 &&
+              c.mixed_solver.max_iterations == 20 && c.dynamics.mass_matrix == GALE_MASS_CONSISTENT,
+          "%s: mixed_solver method %d gcrk %d it %d mass %d", name, c.mixed_solver.method,
+          c.mixed_solver.gcrk, c.mixed_solver.max_iterations, c.dynamics.mass_matrix);
+    CHECK_REL(c.mixed_solver.tolerance, 1e-4, 0);
 }
 
 static void test_namelist_layouts(void)
@@ -629,12 +757,15 @@ static void test_namelist_layouts(void)
     CHECK(lines(out) == 1 && strstr(out, "not used (no gale counterpart)") &&
               strstr(out, "base_mesh.topology") && !strstr(out, "multigrid.chain_mesh_tags") &&
               !strstr(out, "formulation.l_multigrid") && strstr(out, "multigrid.coarsen_multigrid_tiles") &&
-              strstr(out, "mixed_solver.reference_reset_time") && strstr(out, "partitioning.tile_size_x") &&
+              strstr(out, "mixed_solver.reference_reset_time") && strstr(out, "mixed_solver.split_w") &&
+              !strstr(out, "mixed_solver.si_") && !strstr(out, "mixed_solver.eliminate_variables") &&
+              strstr(out, "partitioning.tile_size_x") &&
               !strstr(out, "extrusion.domain_height") && !strstr(out, "base_mesh.file_prefix"),
           "apps: the log:\n%s", out);
     /* lfric_core: prime_mesh_name 'dynamics', so the mesh from filename */
     check_layout("core.nml", lfric_core_layout, 24, GALE_PC_TRIDIAGONAL, 199, 4);
     CHECK(lines(out) == 1 && strstr(out, "domain_size.planar_domain_min_x") &&
+              strstr(out, "mixed_solver.guess_np1") && !strstr(out, "mixed_solver.si_") &&
               strstr(out, "development.implement_consolidated_multigrid"),
           "core: the log:\n%s", out);
     /* the mesh from file_prefix alone */
@@ -698,6 +829,23 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
     {"&helmholtz_solver\n preconditioner = 'jacobi'\n/\n",
      {"&helmholtz_solver preconditioner = 'jacobi': no gale counterpart; allowed: 'none', 'diagonal', 'tridiagonal', 'multigrid'"}},
     {"&extrusion method = 'geometric' /\n", {"allowed: 'uniform', 'quadratic'"}},
+    /* &mixed_solver: gale's methods, its one preconditioner and elimination */
+    {"&mixed_solver\n si_preconditioner = 'diagonal'\n/\n",
+     {"bad.nml:2: &mixed_solver si_preconditioner = 'diagonal': only 'pressure' is implemented"}},
+    {"&mixed_solver eliminate_variables = 'analytic' /\n",
+     {"bad.nml:1: &mixed_solver eliminate_variables = 'analytic': only 'discrete' is implemented",
+      "gale eliminates u, w and b discretely"}},
+    {"&mixed_solver si_method = 'bicgstab' /\n",
+     {"&mixed_solver si_method = 'bicgstab': no gale counterpart; allowed: 'gcr', 'prec_only', 'gmres'"}},
+    {"&mixed_solver gcrk = 11 /\n",
+     {"&mixed_solver gcrk = '11' (gale [mixed_solver] gcrk = 11): out of range [1, 10]"}},
+    {"&mixed_solver si_maximum_iterations = 0 /\n",
+     {"(gale [mixed_solver] max_iterations = 0): out of range [1, 1000]"}},
+    {"&mixed_solver si_tolerance = 1.5d0 /\n",
+     {"&mixed_solver si_tolerance = '1.5d0' (gale [mixed_solver] tolerance = 1.5e0): out of range [0, 1]"}},
+    {"&mixed_solver fail_on_non_converged = yes /\n",
+     {"&mixed_solver fail_on_non_converged = 'yes': not a logical"}},
+    {"&mixed_solver si_methd = 'gcr' /\n", {"&mixed_solver si_methd: not a key", "did you mean 'si_method'?"}},
     {"&formulation\n rotating = .true.\n/\n", {"bad.nml:2: &formulation rotating = .true.: gale models only rotating = .false."}},
     {"&base_mesh geometry = 'planar' /\n", {"&base_mesh geometry = 'planar': gale models only 'spherical'"}},
     {"&helmholtz_solver monitor_convergence = yes /\n", {"monitor_convergence = 'yes': not a logical"}},

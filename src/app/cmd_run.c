@@ -133,6 +133,13 @@ static void print_header(const gale_model_t *m)
              c->halo.overlap ? ", overlap" : "");
     gale_log(GALE_LOG_INFO, "memory:    about %.1f MiB per rank (estimate, docs/memory.md)",
              m->mem_estimate / 1048576);
+    if (c->dynamics.mass_matrix == GALE_MASS_CONSISTENT)
+        gale_log(GALE_LOG_INFO, "dynamics:  consistent (mimetic) mass matrix; mixed solve %s(%d), "
+                 "tolerance %g, approximate Schur complement over the Helmholtz solver",
+                 gale_mixed_method_name(c->mixed_solver.method), c->mixed_solver.gcrk,
+                 c->mixed_solver.tolerance);
+    else
+        gale_log(GALE_LOG_INFO, "dynamics:  lumped mass matrix; u, w, b eliminated exactly");
     gale_log(GALE_LOG_INFO, "solver:    %s + %s, %s precision, tolerance %g, %s sums",
              gale_solver_method_name(c->solver.method), gale_solver_pc_name(c->solver.preconditioner),
              gale_config_choice("solver", "precision", c->solver.precision), c->solver.tolerance,
@@ -173,9 +180,65 @@ typedef struct {
     double norms[3], mass, mass0, mass_change, qmin0, qmax0, qmin, qmax;
     int advected_gw;                 /* the advected gravity wave: equator symmetry of b */
     double asymmetry;
+    const gale_mixed_stats_t *mst;   /* the mixed solve's (consistent operator), or NULL */
+    double mixed_iterations_mean, mixed_residual;
+    /* the solve by level: mixed (consistent only), helmholtz, each multigrid
+     * level; each level's own time (the slowest rank's), without the levels
+     * below it, and its global sums */
+    int nlev;
+    struct {
+        char name[24];
+        double seconds, global_sum_s;
+        long global_sums, exchanges;
+    } lev[2 + GALE_CHAIN_MAX];
 } gale_run_results_t;
 
 static const char *sum_name(int i) { return i < 4 ? gale_prognostic_names[i] : "q"; }
+
+static double mixed_ratio(const gale_mixed_stats_t *st)
+{
+    if (isnan(st->last_rnorm)) return NAN; /* prec_only */
+    return st->last_bnorm > 0 ? st->last_rnorm / st->last_bnorm : 0;
+}
+
+/* Collective: r->lev, the solve split by level (docs/report.md). */
+static int solve_levels(gale_model_t *m, MPI_Comm comm, gale_run_results_t *r)
+{
+    const gale_solver_stats_t *st = r->st;
+    const gale_mg_t *mg = gale_solver_mg(m->solver);
+    const int nmg = mg ? gale_mg_levels(mg) : 0;
+    double below = 0; /* the multigrid's time, inside the Helmholtz solves */
+    int n = 0;
+    if (m->mixed) {
+        r->mst = gale_mixed_stats(m->mixed);
+        r->mixed_iterations_mean = r->mst->solves ? (double)r->mst->iterations / r->mst->solves : 0;
+        r->mixed_residual = mixed_ratio(r->mst);
+        snprintf(r->lev[n].name, sizeof r->lev[n].name, "mixed");
+        r->lev[n].seconds = r->mst->seconds - st->seconds;
+        r->lev[n].global_sums = r->mst->global_sums;
+        r->lev[n].global_sum_s = r->mst->global_sum_s;
+        n++;
+    }
+    const int ih = n++;
+    snprintf(r->lev[ih].name, sizeof r->lev[ih].name, "helmholtz");
+    r->lev[ih].global_sums = st->global_sums;
+    r->lev[ih].global_sum_s = st->global_sum_s;
+    for (int l = 0; l < nmg; l++, n++) {
+        gale_mg_level_stats_t ls;
+        gale_mg_level_stats(mg, l, &ls);
+        snprintf(r->lev[n].name, sizeof r->lev[n].name, "multigrid C%d", ls.n);
+        r->lev[n].seconds = ls.seconds;
+        r->lev[n].exchanges = ls.exchanges;
+        below += ls.seconds; /* no global sum inside a V-cycle */
+    }
+    r->lev[ih].seconds = st->seconds - below;
+    r->nlev = n;
+    double t[2 * (2 + GALE_CHAIN_MAX)];
+    for (int i = 0; i < n; i++) t[2 * i] = r->lev[i].seconds, t[2 * i + 1] = r->lev[i].global_sum_s;
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, t, 2 * n, MPI_DOUBLE, MPI_MAX, comm));
+    for (int i = 0; i < n; i++) r->lev[i].seconds = t[2 * i], r->lev[i].global_sum_s = t[2 * i + 1];
+    return GALE_OK;
+}
 
 /* Collective: t0, step0 and x0 are the wall clock, step and transfer counts at
  * the start of the time loop. */
@@ -230,6 +293,7 @@ static int run_results(gale_model_t *m, double t0, int step0, const gale_kxfer_t
     r->st = gale_solver_stats(m->solver);
     r->iterations_mean = r->st->solves ? (double)r->st->iterations / r->st->solves : 0;
     r->residual = residual_ratio(r->st);
+    GALE_CALL(solve_levels(m, comm, r));
     return GALE_OK;
 }
 
@@ -254,6 +318,21 @@ static void print_summary(const gale_model_t *m, const gale_run_results_t *r,
            "|r|/|b| %s\n",
            gale_solver_method_name(c->solver.method), gale_solver_pc_name(c->solver.preconditioner),
            st->solves, st->iterations, r->iterations_mean, st->global_sums, res);
+    if (r->mst) {
+        const gale_mixed_stats_t *ms = r->mst;
+        char mres[48];
+        if (isnan(r->mixed_residual)) snprintf(mres, sizeof mres, "not computed (prec_only)");
+        else snprintf(mres, sizeof mres, "%.3e, %s", r->mixed_residual, ms->converged ? "converged" : "NOT CONVERGED");
+        printf("mixed solver: %s(%d), %ld solves, %ld iterations (mean %.2f), %ld global sums, final "
+               "|r|/|b| %s\n",
+               gale_mixed_method_name(c->mixed_solver.method), c->mixed_solver.gcrk, ms->solves,
+               ms->iterations, r->mixed_iterations_mean, ms->global_sums, mres);
+    }
+    printf("solve by level (own time, slowest rank; global sums per step):");
+    for (int i = 0; i < r->nlev; i++)
+        printf("%s %s %.3f s, %.1f", i ? ";" : "", r->lev[i].name, r->lev[i].seconds,
+               r->nrun ? (double)r->lev[i].global_sums / r->nrun : 0.0);
+    printf("\n");
     printf("halo: %lld bytes and %lld messages per exchange of p (all ranks)\n", r->halo_bytes,
            r->halo_msgs);
     const double *xf = r->xf;
@@ -351,6 +430,31 @@ static int write_report(const char *path, const gale_model_t *m, const gale_run_
     gale_json_bool(&j, "converged", st->converged);
     gale_json_num(&j, "final_residual", r->residual);
     gale_json_end(&j, '}');
+    if (r->mst) {
+        const gale_mixed_stats_t *ms = r->mst;
+        gale_json_obj(&j, "mixed_solver");
+        gale_json_str(&j, "method", gale_mixed_method_name(c->mixed_solver.method));
+        gale_json_int(&j, "gcrk", c->mixed_solver.gcrk);
+        gale_json_num(&j, "tolerance", c->mixed_solver.tolerance);
+        gale_json_int(&j, "solves", ms->solves);
+        gale_json_int(&j, "iterations_total", ms->iterations);
+        gale_json_num(&j, "iterations_mean", r->mixed_iterations_mean);
+        gale_json_int(&j, "global_sums", ms->global_sums);
+        gale_json_bool(&j, "converged", ms->converged);
+        gale_json_num(&j, "final_residual", r->mixed_residual);
+        gale_json_end(&j, '}');
+    }
+    gale_json_arr(&j, "solve_levels");
+    for (int i = 0; i < r->nlev; i++) {
+        gale_json_obj(&j, NULL);
+        gale_json_str(&j, "level", r->lev[i].name);
+        gale_json_num(&j, "seconds", r->lev[i].seconds);
+        gale_json_int(&j, "global_sums", r->lev[i].global_sums);
+        gale_json_num(&j, "global_sum_s", r->lev[i].global_sum_s);
+        gale_json_int(&j, "halo_exchanges", r->lev[i].exchanges);
+        gale_json_end(&j, '}');
+    }
+    gale_json_end(&j, ']');
     gale_json_obj(&j, "halo");
     gale_json_int(&j, "depth", c->halo.depth);
     gale_json_bool(&j, "redundant_computation", c->halo.redundant_computation);
@@ -439,10 +543,16 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
         if (every > 0 && (m->step % every == 0 || m->step == steps)) {
             const gale_solver_stats_t *st = gale_solver_stats(m->solver);
             double el = gale_wtime() - t0;
+            char mix[64] = "";
+            if (m->mixed) {
+                const gale_mixed_stats_t *ms = gale_mixed_stats(m->mixed);
+                snprintf(mix, sizeof mix, "mixed it %2d  |r|/|b| %.2e  ", ms->last_iterations,
+                         mixed_ratio(ms));
+            }
             gale_log(GALE_LOG_INFO,
-                     "step %5d/%d  t %9.1f s  %s it %3d  |r|/|b| %.2e  dE/E0 %+.3e  max|w| %.3e m/s"
+                     "step %5d/%d  t %9.1f s  %s%s it %3d  |r|/|b| %.2e  dE/E0 %+.3e  max|w| %.3e m/s"
                      "  elapsed %.2f s  left %.2f s",
-                     m->step, steps, m->time, gale_solver_method_name(cfg.solver.method),
+                     m->step, steps, m->time, mix, gale_solver_method_name(cfg.solver.method),
                      st->last_iterations, residual_ratio(st), energy_change(m), m->max_w, el,
                      el / (m->step - step0) * (steps - m->step));
         }

@@ -473,7 +473,10 @@ static int check_file(const char *path)
 /* ---------------- the configuration as a whole ---------------- */
 
 /* Rules between keys, checked once defaults, file and overrides are all in:
- * a key may be fine alone and wrong with another. */
+ * a key may be fine alone and wrong with another. [mixed_solver] has none:
+ * its prec_only goes with any [solver] (the preconditioner's inner Helmholtz
+ * solve is whatever [solver] says), and with [dynamics] mass_matrix = lumped
+ * its keys are unused, not wrong. */
 static int check_whole(const gale_config_t *c)
 {
     const char *pc = gale_config_choice("solver", "preconditioner", c->solver.preconditioner);

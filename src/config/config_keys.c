@@ -80,6 +80,32 @@ const gale_key_t gale_keys[] = {
     {"transport", "days", GALE_KT_REAL, OFF(transport.days), "12.0", 1e-9, 1e6, NULL,
      "length of the cosine_bell and deformational runs [days] (steps follow from cfl)"},
 
+    {"dynamics", "mass_matrix", GALE_KT_ENUM, OFF(dynamics.mass_matrix), "consistent", 0, 0,
+     "consistent|lumped",
+     "horizontal velocity inner product: consistent (mimetic, non-diagonal; solved with "
+     "[mixed_solver]) or lumped (two-point, diagonal; u, w, b eliminated exactly, one Helmholtz "
+     "solve per step)"},
+
+    {"mixed_solver", "method", GALE_KT_ENUM, OFF(mixed_solver.method), "gcr", 0, 0,
+     "gcr|prec_only",
+     "method for the mixed (u, w, b, p) system of mass_matrix = consistent; prec_only: one "
+     "application of the approximate-Schur preconditioner, no global sum (LFRic's si_method "
+     "'prec_only')"},
+    {"mixed_solver", "tolerance", GALE_KT_REAL, OFF(mixed_solver.tolerance), "1.0e-4", 0.0, 1.0,
+     NULL, "relative tolerance in the energy-weighted norm: stop when |r| <= tolerance |b| "
+     "(LFRic's si_tolerance)"},
+    {"mixed_solver", "abs_tolerance", GALE_KT_REAL, OFF(mixed_solver.abs_tolerance), "0.0", 0.0,
+     BIG, NULL, "absolute tolerance: stop when |r| <= abs_tolerance (0: off)"},
+    {"mixed_solver", "max_iterations", GALE_KT_INT, OFF(mixed_solver.max_iterations), "20", 1,
+     1000, NULL, "iteration cap per solve (LFRic's si_maximum_iterations)"},
+    {"mixed_solver", "gcrk", GALE_KT_INT, OFF(mixed_solver.gcrk), "4", 1, 10, NULL,
+     "gcr: directions kept before a restart (LFRic's gcrk)"},
+    {"mixed_solver", "fail_on_non_converged", GALE_KT_BOOL,
+     OFF(mixed_solver.fail_on_non_converged), "true", 0, 0, NULL,
+     "stop the run (with the residual history) when a solve does not converge"},
+    {"mixed_solver", "monitor_convergence", GALE_KT_BOOL, OFF(mixed_solver.monitor_convergence),
+     "false", 0, 0, NULL, "log the residual of every iteration"},
+
     {"solver", "method", GALE_KT_ENUM, OFF(solver.method), "cg", 0, 0,
      "cg|pipelined_cg|bicgstab|gcr|prec_only",
      "Krylov method for the Helmholtz problem; prec_only: one multigrid V-cycle per solve, no "

@@ -104,11 +104,13 @@ enum {
 
 /* Keys with a gale counterpart. section == NULL: no counterpart, but gale
  * models only the listed values, so any other value is an error rather than a
- * silently different model. */
+ * silently different model; note, when given, says why in that error instead
+ * of "gale models only ...". Entries leave note out unless they have one. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const struct {
     const char *group, *key;
     int kind;
-    const char *section, *gkey, *values;
+    const char *section, *gkey, *values, *note;
 } lfric_map[] = {
     {"base_mesh", "prime_mesh_name", MESH, "mesh", "name", NULL},
     {"base_mesh", "filename", MESH, "mesh", "name", NULL},
@@ -139,6 +141,24 @@ static const struct {
     {"helmholtz_solver", "fail_on_non_converged", LOGICAL, "solver", "fail_on_non_converged",
      NULL},
     {"helmholtz_solver", "monitor_convergence", LOGICAL, "solver", "monitor_convergence", NULL},
+    /* the mixed (u, w, b, p) solve of [dynamics] mass_matrix = consistent, which
+     * an LFRic namelist always gets (gale_config_read_nml_). LFRic's gmres:
+     * restarted GMRES and GCR minimise the same residual over the same Krylov
+     * space, so the same iterates in exact arithmetic. */
+    {"mixed_solver", "si_method", WORD, "mixed_solver", "method", "gcr prec_only gmres=gcr"},
+    {"mixed_solver", "si_tolerance", NUM, "mixed_solver", "tolerance", NULL},
+    {"mixed_solver", "mixed_solver_a_tol", NUM, "mixed_solver", "abs_tolerance", NULL},
+    {"mixed_solver", "si_maximum_iterations", NUM, "mixed_solver", "max_iterations", NULL},
+    {"mixed_solver", "gcrk", NUM, "mixed_solver", "gcrk", NULL},
+    {"mixed_solver", "fail_on_non_converged", LOGICAL, "mixed_solver", "fail_on_non_converged",
+     NULL},
+    {"mixed_solver", "monitor_convergence", LOGICAL, "mixed_solver", "monitor_convergence", NULL},
+    {"mixed_solver", "si_preconditioner", WORD, NULL, NULL, "pressure",
+     "only 'pressure' is implemented (gale's approximate Schur complement: the Helmholtz "
+     "problem of [solver] for the pressure, u, w and b recovered from it)"},
+    {"mixed_solver", "eliminate_variables", WORD, NULL, NULL, "discrete",
+     "only 'discrete' is implemented (gale eliminates u, w and b discretely, from the "
+     "discretised equations)"},
     {"multigrid", "multigrid_chain_nitems", CHAIN, "multigrid", "levels", NULL},
     {"multigrid", "chain_mesh_tags", CHAIN, "multigrid", "levels", NULL},
     {"multigrid", "smooth_relaxation", NUM, "multigrid", "smooth_relaxation", NULL},
@@ -428,6 +448,9 @@ static int assign(nml_t *r, int line, int g, const char *key, const char (*vals)
         for (int i = 0; i < nw && n < sizeof allowed; i++)
             n += (size_t)snprintf(allowed + n, sizeof allowed - n, "%s'%.*s'", i ? ", " : "",
                                   (int)strcspn(w[i], "="), w[i]);
+        if (!section && lfric_map[m].note)
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = '%s': %s", r->path, line, group, key,
+                       val, lfric_map[m].note);
         if (!section)
             GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = '%s': gale models only %s", r->path, line,
                        group, key, val, allowed);
@@ -681,6 +704,14 @@ int gale_config_read_nml_(gale_config_t *cfg, const char *path)
     char *text = NULL, *unused = NULL;
     size_t len = 0;
     GALE_CALL(read_file(path, &text));
+    /* LFRic always uses the consistent W2 mass matrix (&finite_element
+     * rehabilitate only chooses its basis): so does a namelist run, whatever
+     * cfg held; a command-line override, applied after, may still choose lumped. */
+    char why[256];
+    if (gale_config_set_(cfg, "dynamics", "mass_matrix", "consistent", why, sizeof why)) {
+        free(text);
+        GALE_ERROR(GALE_ERR_INTERNAL, "%s", why);
+    }
     nml_t r = {.path = path, .p = text, .line = 1, .cfg = cfg};
     r.unused = open_memstream(&unused, &len);
     int st = r.unused ? read_groups(&r) : GALE_ERR_MEM;

@@ -42,6 +42,14 @@ enum { GALE_MODE_VERTICAL = 0, GALE_MODE_HORIZONTAL = 1 };
 enum { GALE_IO_SHARED = 0, GALE_IO_PER_RANK = 1, GALE_IO_AGGREGATED = 2 };
 enum { GALE_IO_ON_ERROR_ABORT = 0, GALE_IO_ON_ERROR_CONTINUE = 1 };
 enum { GALE_ROMIO_AUTO = 0, GALE_ROMIO_ENABLE = 1, GALE_ROMIO_DISABLE = 2 };
+/* [dynamics] mass_matrix: the horizontal velocity inner product. consistent:
+ * the mimetic, non-diagonal one, the mixed (u, w, b, p) system solved by
+ * [mixed_solver]; lumped: two-point and diagonal, u, w, b eliminated exactly
+ * and one Helmholtz solve ([solver]) per step. */
+enum { GALE_MASS_CONSISTENT = 0, GALE_MASS_LUMPED = 1 };
+/* [mixed_solver] method: gcr, or prec_only (one application of the
+ * approximate-Schur preconditioner, no global sum; LFRic's si_method):
+ * GALE_MIXED_* in solver/gale_solver.h, in the order of the choices here. */
 /* [solver] method, preconditioner, precision: GALE_KRYLOV_*, GALE_PC_*,
  * GALE_PREC_* in solver/gale_solver.h and psy/gale_psy.h, in the order of
  * their choices here (method prec_only is 4, preconditioner multigrid 3). */
@@ -52,10 +60,16 @@ typedef struct {
     struct { double radius, scaling, gravity; } planet;
     struct { double bvf_square, speed_of_sound; } physics;
     struct { double dt; int steps; double alpha; } timestepping;
+    struct { int mass_matrix; } dynamics;
     struct {
         int kase, mode, vertical_wavenumber, degree;
         double amplitude, dtheta, theta0, half_width, vertical_wavelength, centre_lon, centre_lat;
     } initial;
+    struct {
+        int method;
+        double tolerance, abs_tolerance;
+        int max_iterations, gcrk, fail_on_non_converged, monitor_convergence;
+    } mixed_solver;
     struct {
         int method, preconditioner;
         double tolerance, abs_tolerance;

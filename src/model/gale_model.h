@@ -39,7 +39,10 @@ typedef struct gale_model {
     gale_field_t ru, fu, rb, ws, fw, rhs, pn;
     gale_gsum_t gsum;               /* the solver's: [solver] reproducible_sums */
     gale_gsum_t gsum_diag;          /* energy, checksums: always reproducible */
-    gale_solver_t *solver;
+    gale_gsum_t gsum_mixed;         /* the mixed solve's own: [solver] reproducible_sums */
+    gale_solver_t *solver;          /* the Helmholtz problem's */
+    int consistent;                 /* [dynamics] mass_matrix = consistent */
+    gale_mixed_t *mixed;            /* its mixed solve (NULL when lumped) */
     /* transport (NULL when the case has none) */
     int transport;                  /* GALE_TRANSPORT_* */
     gale_transport_t *tr;
@@ -73,7 +76,8 @@ void gale_model_free(gale_model_t *m);
  * level) and the energy. */
 int gale_model_step(gale_model_t *m);
 /* Collective: the step's explicit halves and the Helmholtz right-hand side
- * (m->rhs) from the current state, as gale_model_step starts. */
+ * (m->rhs) from the current state, as gale_model_step starts with the
+ * lumped operator (whose step is one Helmholtz solve). */
 int gale_model_rhs(gale_model_t *m);
 
 /* Collective diagnostics. */

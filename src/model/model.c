@@ -61,6 +61,19 @@ static int setup_geometry(gale_model_t *m)
         gale_cs_cell_centre(&m->cs, lm->cell_gid[c], x);
         gale_lonlat(x, &m->lon[c], &m->lat[c]);
     }
+    if (getenv("GALE_EXP_DIAG") && m->cfg.dynamics.mass_matrix == GALE_MASS_CONSISTENT) {
+        const int ne = gale_psy_local(m->psy, GALE_LOC_EDGE);
+        for (int e = 0; e < ne; e++) {
+            double d = 0;
+            for (int q = 0; q < 2; q++) {
+                int c = lm->edge_cell[2 * e + q];
+                if (c < 0) { d = 0; break; }
+                for (int i = 0; i < 4; i++)
+                    if (lm->cell_edge[4 * c + i] == e) d += m->geom.mfd[16 * c + 5 * i];
+            }
+            if (d > 0) { m->geom.erdist[e] = m->geom.elen[e] / d; m->geom.eweight[e] = d; }
+        }
+    }
     gale_kmesh_t *km = &m->km;
     memset(km, 0, sizeof *km);
     km->nlev = m->cfg.extrusion.levels;
@@ -68,6 +81,7 @@ static int setup_geometry(gale_model_t *m)
     km->si = gale_pad8(km->nlev + 1);
     gale_kmesh_set_mesh(km, lm, &m->geom, na);
     km->dz = m->dz;
+    km->dzi = m->dzi;
     km->rdzi = m->rdzi;
     km->c2 = m->cfg.physics.speed_of_sound * m->cfg.physics.speed_of_sound;
     km->n2 = m->cfg.physics.bvf_square;
@@ -190,7 +204,12 @@ static int energy_and_probe(gale_model_t *m, double *e, double *probe)
 {
     gale_psy_sum_t sum;
     gale_psy_sum_init(&sum);
-    gale_psy_sum_dot(&sum, &m->u, &m->u, m->eweight, m->dz);
+    if (m->consistent) { /* u^T M_u u with the mimetic M_u (in m->ru, free in this step) */
+        GALE_CALL(gale_psy_mix_u(m->psy, 1.0, 0.0, &m->u, NULL, &m->ru));
+        gale_psy_sum_dot(&sum, &m->u, &m->ru, NULL, NULL);
+    } else {
+        gale_psy_sum_dot(&sum, &m->u, &m->u, m->eweight, m->dz);
+    }
     gale_psy_sum_dot(&sum, &m->w, &m->w, m->area, m->dzi);
     gale_psy_sum_dot(&sum, &m->b, &m->b, m->area_rn2, m->dzi);
     gale_psy_sum_dot(&sum, &m->p, &m->p, m->km.h_ad, m->dz);
@@ -312,6 +331,11 @@ double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
     case GALE_KRYLOV_GCR: per_level += 8.0 * (2 * cfg->solver.gcr_restart - 2); break;
     default: break;
     }
+    /* the mixed solve: its work vectors (u, w, b, p: 40 bytes per cell and
+     * level, u on two edges per cell) and the preconditioner's scratch */
+    if (cfg->dynamics.mass_matrix == GALE_MASS_CONSISTENT)
+        per_level += 40.0 * (cfg->mixed_solver.method == GALE_MIXED_PREC_ONLY
+                                 ? 2 : 2 + 2 * cfg->mixed_solver.gcrk);
     /* multigrid: two more vectors on the fine level; each coarse level a
      * quarter of the one above (sum 1/3) with its own numbering, geometry,
      * four vectors and the operator's factors (docs/multigrid.md) */
@@ -424,6 +448,17 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
                .npost = cfg->multigrid.n_postsmooth, .ncoarse = cfg->multigrid.n_coarsesmooth},
         .chain = &m->chain};
     GALE_CALL(gale_solver_create(&m->solver, &so, m->psy, &m->gsum));
+    m->consistent = cfg->dynamics.mass_matrix == GALE_MASS_CONSISTENT;
+    if (m->consistent) {
+        gale_gsum_init(&m->gsum_mixed, m->psy, cfg->solver.reproducible_sums);
+        const gale_mixed_opts_t mo = {
+            .method = cfg->mixed_solver.method, .rtol = cfg->mixed_solver.tolerance,
+            .atol = cfg->mixed_solver.abs_tolerance,
+            .max_iterations = cfg->mixed_solver.max_iterations, .gcrk = cfg->mixed_solver.gcrk,
+            .fail_on_non_converged = cfg->mixed_solver.fail_on_non_converged,
+            .monitor = cfg->mixed_solver.monitor_convergence};
+        GALE_CALL(gale_mixed_create(&m->mixed, &mo, m->psy, &m->gsum_mixed, m->solver));
+    }
     GALE_CALL(initial_state(m));
     m->steps = cfg->timestepping.steps;
     m->dt = cfg->timestepping.dt;
@@ -441,6 +476,7 @@ void gale_model_free(gale_model_t *m)
         gale_transport_free(m->tr);
         GALE_FREE(m->tr);
     }
+    gale_mixed_destroy(&m->mixed);
     gale_solver_destroy(&m->solver);
     gale_field_t *f[] = {&m->u, &m->w, &m->b, &m->p, &m->ru, &m->fu, &m->rb, &m->ws, &m->fw,
                          &m->rhs, &m->pn};
@@ -499,31 +535,48 @@ int gale_model_rhs(gale_model_t *m)
     return GALE_OK;
 }
 
-int gale_model_step(gale_model_t *m)
+/* The lumped operator: u, w and b eliminated exactly, one Helmholtz solve. */
+static int step_lumped(gale_model_t *m)
 {
     gale_psy_t *psy = m->psy;
-    const double dt = m->dt, alpha = m->cfg.timestepping.alpha;
-    const double tau = alpha * dt;
-    if (m->transport) GALE_CALL(gale_transport_step(m->tr, m, m->time, dt));
-    if (m->transport == GALE_TRANSPORT_ONLY) { /* no dynamics */
-        m->step++;
-        m->time += dt;
-        return GALE_OK;
-    }
+    const double tau = m->cfg.timestepping.alpha * m->dt;
     GALE_CALL(gale_model_rhs(m));
-
     /* the Helmholtz problem for p^{n+1}, from p^n as first guess */
     GALE_CALL(gale_psy_copy(psy, &m->pn, &m->p));
-    int st = gale_solver_solve(m->solver, &m->rhs, &m->pn);
-    if (st == GALE_ERR_NUMERIC) GALE_CALL(check_state(m)); /* name the field if it can */
-    GALE_CALL(st);
-
+    GALE_CALL(gale_solver_solve(m->solver, &m->rhs, &m->pn));
     /* back-substitution */
     GALE_CALL(gale_psy_grad_h(psy, tau, &m->ru, &m->pn, &m->u));
     GALE_CALL(gale_psy_col_backsub(psy, &m->pn, &m->ws, &m->rb, &m->w, &m->b));
     gale_field_t t = m->p;
     m->p = m->pn;
     m->pn = t;
+    return GALE_OK;
+}
+
+/* The consistent operator: (M + tau K) d = -dt K x^n, x^{n+1} = x^n + d,
+ * the mixed solve (docs/numerics.md, "The mixed solve"). */
+static int step_mixed(gale_model_t *m)
+{
+    gale_psy_t *psy = m->psy;
+    GALE_CALL(gale_psy_mix_u(psy, 0.0, -m->dt, NULL, &m->p, &m->fu));
+    GALE_CALL(gale_psy_mix_col(psy, 0.0, -m->dt, &m->u, &m->w, &m->b, &m->p, &m->fw, &m->rb,
+                               &m->rhs));
+    gale_field_t *r[4] = {&m->fu, &m->fw, &m->rb, &m->rhs}, *x[4] = {&m->u, &m->w, &m->b, &m->p};
+    return gale_mixed_solve(m->mixed, r, x);
+}
+
+int gale_model_step(gale_model_t *m)
+{
+    const double dt = m->dt;
+    if (m->transport) GALE_CALL(gale_transport_step(m->tr, m, m->time, dt));
+    if (m->transport == GALE_TRANSPORT_ONLY) { /* no dynamics */
+        m->step++;
+        m->time += dt;
+        return GALE_OK;
+    }
+    int st = m->consistent ? step_mixed(m) : step_lumped(m);
+    if (st == GALE_ERR_NUMERIC) GALE_CALL(check_state(m)); /* name the field if it can */
+    GALE_CALL(st);
 
     m->step++;
     m->time += dt;

@@ -178,8 +178,9 @@ static void describe(const gale_model_t *m, const diag_t *d, gale_outvar_t *v)
         snprintf(v->name, sizeof v->name, "energy_density");
         snprintf(v->long_name, sizeof v->long_name,
                  "energy of the column, 1/2 (|u|^2 + p^2/c^2 + b^2/N^2) dV with the model's "
-                 "weights, each edge shared equally by its two faces: the sum over faces is the "
-                 "model's energy");
+                 "weights (u: the cell's own mimetic form, or with the lumped operator each "
+                 "edge shared equally by its two faces): the sum over faces is the model's "
+                 "energy");
     }
 }
 
@@ -409,10 +410,22 @@ static void pack(const gale_output_t *o, const gale_model_t *m, const diag_t *d,
             /* The terms of gale_model_energy, with its weights; an edge's
              * term goes half to each of its faces. */
             double su = 0, sw = 0, sb = 0, sp = 0;
-            for (int q = 0; q < 4; q++) {
-                const size_t e = (size_t)m->lm.cell_edge[4 * c + q];
-                for (int l = 0; l < nl; l++)
-                    su += 0.5 * ((m->eweight[e] * m->dz[l] * u[e * sc + l]) * u[e * sc + l]);
+            const int *ce = m->lm.cell_edge + 4 * c;
+            if (m->consistent) { /* the cell's own quadratic form: the cells' forms sum to M_u */
+                const double *mc = m->geom.mfd + 16 * c;
+                for (int l = 0; l < nl; l++) {
+                    double q = 0;
+                    for (int i = 0; i < 4; i++)
+                        for (int j = 0; j < 4; j++)
+                            q += u[(size_t)ce[i] * sc + l] * mc[4 * i + j] * u[(size_t)ce[j] * sc + l];
+                    su += m->dz[l] * q;
+                }
+            } else {
+                for (int q = 0; q < 4; q++) {
+                    const size_t e = (size_t)ce[q];
+                    for (int l = 0; l < nl; l++)
+                        su += 0.5 * ((m->eweight[e] * m->dz[l] * u[e * sc + l]) * u[e * sc + l]);
+                }
             }
             for (int l = 0; l <= nl; l++) {
                 sw += (m->area[c] * m->dzi[l] * w[c * si + l]) * w[c * si + l];

@@ -1,0 +1,289 @@
+/* The mixed (u, w, b, p) solve of the consistent operator: GCR(k) with the
+ * approximate Schur complement as right preconditioner (docs/numerics.md,
+ * "The mixed solve"). Every loop, exchange and global sum is a PSy-layer
+ * call; the Helmholtz problem is the [solver] solver's. */
+#include "gale_solver.h"
+
+#include "gale_base.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAXK 10 /* [mixed_solver] gcrk */
+
+typedef struct { gale_field_t *f[4]; } mv_t; /* u, w, b, p */
+
+struct gale_mixed {
+    gale_mixed_opts_t o;
+    gale_psy_t *psy;
+    gale_gsum_t *gs;
+    gale_solver_t *helm;
+    double tau;
+    int nv;
+    gale_field_t *store;  /* 4 fields per work vector */
+    mv_t r, z[MAXK], v[MAXK];
+    gale_field_t ru, rb, ws, h; /* the preconditioner's scratch */
+    double *wc[4], *wl[4];      /* the norm's weights: 1 / lumped mass */
+    gale_mixed_stats_t st;
+};
+typedef struct gale_mixed S;
+
+static const gale_loc_t loc4[4] = {GALE_LOC_EDGE, GALE_LOC_IFACE, GALE_LOC_IFACE, GALE_LOC_CELL};
+
+const char *gale_mixed_method_name(int m)
+{
+    static const char *const n[] = {"gcr", "prec_only"};
+    return m >= 0 && m < 2 ? n[m] : "?";
+}
+
+/* out = a x + b y, field by field */
+static int lin(S *s, const mv_t *out, double a, const mv_t *x, double b, const mv_t *y)
+{
+    for (int i = 0; i < 4; i++) GALE_CALL(gale_psy_axpby(s->psy, out->f[i], a, x->f[i], b, y->f[i]));
+    return GALE_OK;
+}
+
+/* out[i] = (a[i], b[i]) in the weighted norm, all in one global sum; each
+ * pair's four field values are added in field order (the same bits on
+ * every rank: each is a reproducible or plain global value) */
+static int dots(S *s, int n, const mv_t *const *a, const mv_t *const *b, double *out)
+{
+    GALE_ASSERT(4 * n <= GALE_GSUM_MAX);
+    gale_psy_sum_t sum;
+    gale_psy_sum_init(&sum);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < 4; i++) gale_psy_sum_dot(&sum, a[j]->f[i], b[j]->f[i], s->wc[i], s->wl[i]);
+    double v[GALE_GSUM_MAX];
+    GALE_CALL(gale_psy_sum(s->gs, &sum, v));
+    for (int j = 0; j < n; j++) out[j] = ((v[4 * j] + v[4 * j + 1]) + v[4 * j + 2]) + v[4 * j + 3];
+    return GALE_OK;
+}
+
+static int apply(S *s, const mv_t *x, const mv_t *y)
+{
+    gale_field_t *const *X = x->f, *const *Y = y->f;
+    GALE_CALL(gale_psy_mix_u(s->psy, 1.0, s->tau, X[0], X[3], Y[0]));
+    GALE_CALL(gale_psy_mix_col(s->psy, 1.0, s->tau, X[0], X[1], X[2], X[3], Y[1], Y[2], Y[3]));
+    return GALE_OK;
+}
+
+int gale_mixed_apply(gale_mixed_t *s, gale_field_t *const x[4], gale_field_t *const y[4])
+{
+    mv_t a, b;
+    memcpy(a.f, x, sizeof a.f);
+    memcpy(b.f, y, sizeof b.f);
+    return apply(s, &a, &b);
+}
+
+/* z = P r: the lumped system solved by eliminating b, w and u (the
+ * Helmholtz problem solved by the [solver] solver from zero), then
+ * back-substituted with the time step's own kernels */
+static int precond(S *s, const mv_t *r, const mv_t *z)
+{
+    gale_psy_t *p = s->psy;
+    gale_field_t *const *R = r->f, *const *Z = z->f;
+    GALE_CALL(gale_psy_schur_u(p, R[0], &s->ru));
+    GALE_CALL(gale_psy_schur_col(p, &s->ru, R[1], R[2], R[3], &s->rb, &s->ws, &s->h));
+    GALE_CALL(gale_psy_axpby(p, Z[3], 0.0, &s->h, 0.0, &s->h));
+    GALE_CALL(gale_solver_solve(s->helm, &s->h, Z[3]));
+    GALE_CALL(gale_psy_grad_h(p, s->tau, &s->ru, Z[3], Z[0]));
+    GALE_CALL(gale_psy_col_backsub(p, Z[3], &s->ws, &s->rb, Z[1], Z[2]));
+    return GALE_OK;
+}
+
+static int converged(S *s, int it, double rnorm, double bnorm)
+{
+    if (s->o.monitor)
+        gale_log(GALE_LOG_INFO, "  mixed %s it %3d  |r| %.6e  |r|/|b| %.6e",
+                 gale_mixed_method_name(s->o.method), it, rnorm, bnorm > 0 ? rnorm / bnorm : 0);
+    s->st.last_iterations = it;
+    s->st.last_rnorm = rnorm;
+    s->st.last_bnorm = bnorm;
+    return rnorm <= s->o.rtol * bnorm || rnorm <= s->o.atol;
+}
+
+/* GCR(k) from zero: x accumulates alpha_j z_j, r = b - L (x - x0). One
+ * global sum per iteration: the new image's products with the kept ones
+ * (classical Gram-Schmidt), with itself and with r (r is orthogonal to the
+ * kept images, so (v_j, r) needs no correction), and, first after a
+ * (re)start, the true |r|^2. Within a cycle |v_j'|^2 and |r|^2 follow from
+ * these by subtraction; when the Gram-Schmidt subtraction cancels more than
+ * three digits (late in a tight solve, the new image nearly in the span of
+ * the kept ones) a second sum gives |v_j'|^2 and (v_j', r) exactly, and when
+ * the recurred |r| says converged one more sum checks the true |r|. */
+static int gcr(S *s, const mv_t *b, const mv_t *x, int *ok)
+{
+    const int k = s->o.gcrk;
+    const mv_t *r = &s->r;
+    double wn[MAXK], d[MAXK + 3], bnorm = 0, rr = 0;
+    GALE_CALL(lin(s, r, 1.0, b, 0.0, b));
+    int it = 0;
+    while (it < s->o.max_iterations) {
+        for (int j = 0; j < k && it < s->o.max_iterations; j++) {
+            const mv_t *z = &s->z[j], *v = &s->v[j];
+            GALE_CALL(precond(s, r, z));
+            GALE_CALL(apply(s, z, v));
+            const mv_t *a[MAXK + 3], *c[MAXK + 3];
+            int n = 0;
+            for (int i = 0; i < j; i++) a[n] = v, c[n++] = &s->v[i];
+            a[n] = v, c[n++] = v;
+            a[n] = v, c[n++] = r;
+            if (j == 0) a[n] = r, c[n++] = r;
+            GALE_CALL(dots(s, n, a, c, d));
+            if (j == 0) {
+                rr = d[2];
+                if (it == 0) bnorm = sqrt(rr);
+                if ((*ok = converged(s, it, sqrt(rr), bnorm))) return GALE_OK;
+            }
+            it++;
+            double vv = d[j], vr = d[j + 1];
+            for (int i = 0; i < j; i++) {
+                const double h = d[i] / wn[i];
+                vv -= h * d[i];
+                GALE_CALL(lin(s, v, 1.0, v, -h, &s->v[i]));
+                GALE_CALL(lin(s, z, 1.0, z, -h, &s->z[i]));
+            }
+            if (vv <= 1e-3 * d[j]) {
+                double e[2];
+                GALE_CALL(dots(s, 2, (const mv_t *[]){v, v}, (const mv_t *[]){v, r}, e));
+                vv = e[0], vr = e[1];
+            }
+            wn[j] = vv;
+            if (!(wn[j] > 0)) GALE_ERROR(GALE_ERR_SOLVER, "mixed gcr breakdown at iteration %d", it);
+            const double alpha = vr / wn[j];
+            GALE_CALL(lin(s, x, 1.0, x, alpha, z));
+            GALE_CALL(lin(s, r, 1.0, r, -alpha, v));
+            rr -= alpha * vr;
+            if (converged(s, it, sqrt(rr > 0 ? rr : 0), bnorm)) {
+                GALE_CALL(dots(s, 1, (const mv_t *[]){r}, (const mv_t *[]){r}, &rr));
+                if ((*ok = converged(s, it, sqrt(rr), bnorm))) return GALE_OK;
+            }
+        }
+    }
+    return GALE_OK;
+}
+
+int gale_mixed_solve(gale_mixed_t *s, gale_field_t *const r[4], gale_field_t *const x[4])
+{
+    const long sums0 = s->gs->count;
+    const double t0 = s->gs->seconds, w0 = gale_wtime();
+    mv_t b, xx;
+    memcpy(b.f, r, sizeof b.f);
+    memcpy(xx.f, x, sizeof xx.f);
+    int ok = 1;
+    if (s->o.method == GALE_MIXED_PREC_ONLY) {
+        /* x += P r, no global sum: neither residual nor convergence is known */
+        GALE_CALL(precond(s, &b, &s->z[0]));
+        GALE_CALL(lin(s, &xx, 1.0, &xx, 1.0, &s->z[0]));
+        s->st.last_iterations = 1;
+        s->st.last_rnorm = s->st.last_bnorm = NAN;
+    } else {
+        GALE_CALL(gcr(s, &b, &xx, &ok));
+    }
+    s->st.solves++;
+    s->st.iterations += s->st.last_iterations;
+    s->st.global_sums += s->gs->count - sums0;
+    s->st.global_sum_s += s->gs->seconds - t0;
+    s->st.seconds += gale_wtime() - w0;
+    if (ok) return GALE_OK;
+    s->st.converged = 0;
+    const double rel = s->st.last_rnorm / (s->st.last_bnorm > 0 ? s->st.last_bnorm : 1);
+    if (!s->o.fail_on_non_converged) {
+        gale_log(GALE_LOG_WARN, "mixed gcr did not converge in %d iterations: |r|/|b| = %.3e",
+                 s->st.last_iterations, rel);
+        return GALE_OK;
+    }
+    GALE_ERROR(GALE_ERR_SOLVER,
+               "the mixed gcr(%d) did not converge in %d iterations: |r|/|b| = %.3e > tolerance "
+               "%.3e (abs_tolerance %.3e); raise [mixed_solver] max_iterations or the tolerance, "
+               "or solve the Helmholtz problem more tightly ([solver] tolerance)",
+               s->o.gcrk, s->st.last_iterations, rel, s->o.rtol, s->o.atol);
+}
+
+/* ---- life cycle ---- */
+
+static int weights(S *s)
+{
+    const gale_kmesh_t *km = gale_psy_kmesh(s->psy);
+    const int nc = km->ncell, ne = km->nedge, nl = km->nlev;
+    for (int i = 0; i < 4; i++) {
+        GALE_ALLOC(s->wc[i], i == 0 ? ne : nc);
+        GALE_ALLOC(s->wl[i], nl + 1);
+    }
+    for (int e = 0; e < ne; e++) s->wc[0][e] = km->erdist[e] / km->elen[e];
+    for (int c = 0; c < nc; c++) {
+        s->wc[1][c] = 1.0 / km->area[c];
+        s->wc[2][c] = km->n2 / km->area[c];
+        s->wc[3][c] = km->c2 / km->area[c];
+    }
+    for (int k = 0; k <= nl; k++) {
+        s->wl[1][k] = s->wl[2][k] = km->rdzi[k]; /* 0 at the boundaries: not unknowns */
+        s->wl[0][k] = s->wl[3][k] = k < nl ? 1.0 / km->dz[k] : 0.0;
+    }
+    return GALE_OK;
+}
+
+int gale_mixed_create(gale_mixed_t **out, const gale_mixed_opts_t *o, gale_psy_t *psy,
+                      gale_gsum_t *gs, gale_solver_t *helm)
+{
+    S *s = NULL;
+    *out = NULL;
+    if (o->gcrk < 1 || o->gcrk > MAXK)
+        GALE_ERROR(GALE_ERR_INPUT, "[mixed_solver] gcrk = %d: must be between 1 and %d", o->gcrk, MAXK);
+    GALE_ALLOC(s, 1);
+    *out = s;
+    s->o = *o;
+    s->psy = psy;
+    s->gs = gs;
+    s->helm = helm;
+    s->st.converged = 1;
+    const gale_kmesh_t *km = gale_psy_kmesh(psy);
+    const int nl = km->nlev;
+    s->tau = km->tau;
+    /* prec_only needs one vector for P r; gcr r and k pairs */
+    s->nv = o->method == GALE_MIXED_PREC_ONLY ? 1 : 1 + 2 * o->gcrk;
+    GALE_ALLOC(s->store, 4 * (size_t)s->nv);
+    mv_t *vec[1 + 2 * MAXK];
+    int n = 0;
+    if (o->method == GALE_MIXED_PREC_ONLY) {
+        vec[n++] = &s->z[0];
+    } else {
+        vec[n++] = &s->r;
+        for (int j = 0; j < o->gcrk; j++) vec[n++] = &s->z[j], vec[n++] = &s->v[j];
+    }
+    static const char *const fn[4] = {"u", "w", "b", "p"};
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < 4; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "mixed%d_%s", j, fn[i]);
+            vec[j]->f[i] = &s->store[4 * j + i];
+            GALE_CALL(gale_psy_field_create(psy, vec[j]->f[i], name, loc4[i], nl, 8));
+        }
+    GALE_CALL(gale_psy_field_create(psy, &s->ru, "schur_ru", GALE_LOC_EDGE, nl, 8));
+    GALE_CALL(gale_psy_field_create(psy, &s->rb, "schur_rb", GALE_LOC_IFACE, nl, 8));
+    GALE_CALL(gale_psy_field_create(psy, &s->ws, "schur_ws", GALE_LOC_IFACE, nl, 8));
+    GALE_CALL(gale_psy_field_create(psy, &s->h, "schur_h", GALE_LOC_CELL, nl, 8));
+    GALE_CALL(weights(s));
+    return GALE_OK;
+}
+
+void gale_mixed_destroy(gale_mixed_t **ps)
+{
+    S *s = *ps;
+    if (!s) return;
+    for (int i = 0; i < 4 * s->nv; i++)
+        if (s->store[i].data) gale_psy_field_free(&s->store[i]);
+    gale_field_t *f[4] = {&s->ru, &s->rb, &s->ws, &s->h};
+    for (int i = 0; i < 4; i++)
+        if (f[i]->data) gale_psy_field_free(f[i]);
+    for (int i = 0; i < 4; i++) {
+        gale_free(s->wc[i]);
+        gale_free(s->wl[i]);
+    }
+    gale_free(s->store);
+    gale_free(s);
+    *ps = NULL;
+}
+
+const gale_mixed_stats_t *gale_mixed_stats(const gale_mixed_t *s) { return &s->st; }
