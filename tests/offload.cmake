@@ -113,6 +113,9 @@ endif()
 
 # multigrid: every level's kernels, halos and child maps on the device, bit
 # for bit against the CPU build; single precision with device halo buffers
+# the lumped operator's exact elimination (the default is the consistent one)
+gale_offload_test(offload_lumped_np2 2 RUN_REF ZERO field
+                  ARGS --timestepping.steps=12 --dynamics.mass_matrix=lumped)
 gale_offload_test(offload_multigrid_np2 2 RUN_REF ZERO field
                   ARGS --timestepping.steps=12 --solver.preconditioner=multigrid)
 gale_offload_test(offload_multigrid_single_gpu_aware_np2 2 RUN_REF ZERO field halo

@@ -61,19 +61,6 @@ static int setup_geometry(gale_model_t *m)
         gale_cs_cell_centre(&m->cs, lm->cell_gid[c], x);
         gale_lonlat(x, &m->lon[c], &m->lat[c]);
     }
-    if (getenv("GALE_EXP_DIAG") && m->cfg.dynamics.mass_matrix == GALE_MASS_CONSISTENT) {
-        const int ne = gale_psy_local(m->psy, GALE_LOC_EDGE);
-        for (int e = 0; e < ne; e++) {
-            double d = 0;
-            for (int q = 0; q < 2; q++) {
-                int c = lm->edge_cell[2 * e + q];
-                if (c < 0) { d = 0; break; }
-                for (int i = 0; i < 4; i++)
-                    if (lm->cell_edge[4 * c + i] == e) d += m->geom.mfd[16 * c + 5 * i];
-            }
-            if (d > 0) { m->geom.erdist[e] = m->geom.elen[e] / d; m->geom.eweight[e] = d; }
-        }
-    }
     gale_kmesh_t *km = &m->km;
     memset(km, 0, sizeof *km);
     km->nlev = m->cfg.extrusion.levels;
