@@ -154,6 +154,10 @@ elif mode == "refuse":
         shutil.copy(base, bad)
         extra = ["--timestepping.dt=50"]
         want = "[timestepping] dt = 100 in the file, 50 here"
+    elif kind == "wrong_operator":
+        shutil.copy(base, bad)
+        extra = ["--dynamics.mass_matrix=lumped"]
+        want = "[dynamics] mass_matrix = consistent in the file, lumped here"
     elif kind == "beyond_steps":
         shutil.copy(base, bad)
         extra = ["--timestepping.steps=2"]

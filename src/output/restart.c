@@ -8,10 +8,10 @@
  * in the state), so a restarted run continues bit for bit. Solver statistics
  * and timers describe the restarted run only.
  *
- * What must agree on restart: the mesh, extrusion, planet, physics and
- * initial-case keys and [timestepping] dt and alpha (they define the
+ * What must agree on restart: the mesh, extrusion, planet, physics, dynamics
+ * and initial-case keys and [timestepping] dt and alpha (they define the
  * experiment); a difference is an error that names every differing key with
- * both values. [solver] and [multigrid] differences are allowed with a warning (the answer
+ * both values. [solver], [mixed_solver] and [multigrid] differences are allowed with a warning (the answer
  * then changes); everything else (ranks, threads, partitioning, halo, io,
  * diagnostics, checkpoint, logging, steps) comes from this run. */
 #include "gale_restart.h"
@@ -58,7 +58,8 @@ static int dump_value(const char *text, const char *section, const char *key, ch
 
 static int must_match(const char *section, const char *key)
 {
-    static const char *const whole[] = {"mesh", "extrusion", "planet", "physics", "initial"};
+    static const char *const whole[] = {"mesh", "extrusion", "planet", "physics", "initial",
+                                        "dynamics"};
     for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
         if (strcmp(section, whole[i]) == 0) return 1;
     return strcmp(section, "timestepping") == 0 &&
@@ -77,7 +78,8 @@ static int check_config(const gale_model_t *m, const gale_ckpt_t *ck, const char
     for (int i = 0; i < gale_nkeys; i++) {
         const gale_key_t *k = &gale_keys[i];
         const int strict = must_match(k->section, k->key);
-        if (!strict && strcmp(k->section, "solver") != 0 && strcmp(k->section, "multigrid") != 0)
+        if (!strict && strcmp(k->section, "solver") != 0 && strcmp(k->section, "multigrid") != 0 &&
+            strcmp(k->section, "mixed_solver") != 0)
             continue;
         char here[GALE_STR + 8], there[GALE_STR + 8];
         if (!dump_value(mine, k->section, k->key, here, sizeof here)) continue;
