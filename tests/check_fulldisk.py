@@ -43,7 +43,7 @@ try:
                 case = f"{mode} sync={sync} on_error={on_error}"
                 for f in os.listdir(mnt):
                     subprocess.run(["rm", "-rf", os.path.join(mnt, f)])
-                cmd = [gale, "run", "--mesh.name=C12", "--extrusion.levels=10",
+                cmd = [gale, "run", "--dynamics.mass_matrix=lumped", "--mesh.name=C12", "--extrusion.levels=10",
                        "--timestepping.steps=200", "--diagnostics.fields=p,w,b,u",
                        "--diagnostics.period=2", f"--io.dir={mnt}/o", f"--io.mode={mode}",
                        f"--io.synchronous={sync}", f"--io.on_error={on_error}",

@@ -22,7 +22,7 @@ tmp = tempfile.mkdtemp(prefix="gale_threads_")
 
 def run(np, env):
     rep = os.path.join(tmp, "r.json")
-    r, codes = ranks.run_ranks(mpiexec, np, [gale, "run", config, "--timestepping.steps=2",
+    r, codes = ranks.run_ranks(mpiexec, np, [gale, "run", config, "--dynamics.mass_matrix=lumped", "--timestepping.steps=2",
                                              "--diagnostics.fields=", "--logging.progress_every=0",
                                              f"--report={rep}"], 120, env=env, cwd=tmp)
     if set(codes.values()) != {0}:
