@@ -106,6 +106,7 @@ enum {
  * models only the listed values, so any other value is an error rather than a
  * silently different model; note, when given, says why in that error instead
  * of "gale models only ...". Entries leave note out unless they have one. */
+#pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const struct {
     const char *group, *key;
@@ -175,6 +176,7 @@ static const struct {
     {"formulation", "rotating", LOGICAL, NULL, NULL, "false"},
     {"boundaries", "limited_area", LOGICAL, NULL, NULL, "false"},
 };
+#pragma GCC diagnostic pop
 enum { NMAP = sizeof lfric_map / sizeof lfric_map[0] };
 
 enum { NAME = 64, MAXW = 64 };
