@@ -18,6 +18,7 @@
  * on the first guess: the exporter fails (status 1) unless they agree to
  * rounding, and unless the matrix is symmetric to rounding. */
 #include "gale_base.h"
+#include "gale_base_mpi.h"
 #include "gale_config.h"
 #include "gale_model.h"
 
@@ -52,34 +53,24 @@ static void usage(FILE *f)
 
 /* ---- big-endian output ---- */
 
-static int put_i32(FILE *f, const int *v, size_t n)
+/* n values of `size` bytes (4: int32, 8: double) from v, big-endian */
+static int put_be(FILE *f, const void *v, size_t n, int size)
 {
+    const unsigned char *p = v;
     unsigned char b[4096];
     size_t i = 0;
     while (i < n) {
         size_t m = 0;
-        for (; i < n && m + 4 <= sizeof b; i++) {
-            uint32_t u = (uint32_t)v[i];
-            b[m++] = (unsigned char)(u >> 24);
-            b[m++] = (unsigned char)(u >> 16);
-            b[m++] = (unsigned char)(u >> 8);
-            b[m++] = (unsigned char)u;
-        }
-        if (fwrite(b, 1, m, f) != m) return -1;
-    }
-    return 0;
-}
-
-static int put_f64(FILE *f, const double *v, size_t n)
-{
-    unsigned char b[4096];
-    size_t i = 0;
-    while (i < n) {
-        size_t m = 0;
-        for (; i < n && m + 8 <= sizeof b; i++) {
-            uint64_t u;
-            memcpy(&u, &v[i], 8);
-            for (int s = 56; s >= 0; s -= 8) b[m++] = (unsigned char)(u >> s);
+        for (; i < n && m + (size_t)size <= sizeof b; i++) {
+            uint64_t u = 0;
+            if (size == 4) {
+                uint32_t w;
+                memcpy(&w, p + i * 4, 4);
+                u = w;
+            } else {
+                memcpy(&u, p + i * 8, 8);
+            }
+            for (int s = 8 * (size - 1); s >= 0; s -= 8) b[m++] = (unsigned char)(u >> s);
         }
         if (fwrite(b, 1, m, f) != m) return -1;
     }
@@ -93,7 +84,7 @@ static int write_vec(const char *dir, const char *name, const double *v, int n)
     FILE *f = fopen(path, "wb");
     if (!f) GALE_ERROR(GALE_ERR_IO, "cannot write '%s'", path);
     int hdr[2] = {VEC_FILE_CLASSID, n};
-    int bad = put_i32(f, hdr, 2) || put_f64(f, v, (size_t)n);
+    int bad = put_be(f, hdr, 2, 4) || put_be(f, v, (size_t)n, 8);
     if (fclose(f) != 0 || bad) GALE_ERROR(GALE_ERR_IO, "writing '%s' failed", path);
     return GALE_OK;
 }
@@ -105,8 +96,8 @@ static int write_mat(const char *dir, const csr_t *a)
     FILE *f = fopen(path, "wb");
     if (!f) GALE_ERROR(GALE_ERR_IO, "cannot write '%s'", path);
     int hdr[4] = {MAT_FILE_CLASSID, a->n, a->n, a->nnz};
-    int bad = put_i32(f, hdr, 4) || put_i32(f, a->rowlen, (size_t)a->n) ||
-              put_i32(f, a->col, (size_t)a->nnz) || put_f64(f, a->val, (size_t)a->nnz);
+    int bad = put_be(f, hdr, 4, 4) || put_be(f, a->rowlen, (size_t)a->n, 4) ||
+              put_be(f, a->col, (size_t)a->nnz, 4) || put_be(f, a->val, (size_t)a->nnz, 8);
     if (fclose(f) != 0 || bad) GALE_ERROR(GALE_ERR_IO, "writing '%s' failed", path);
     return GALE_OK;
 }
@@ -345,10 +336,8 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    int provided, rank;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rank, size;
+    if (gale_mpi_start(&argc, &argv, MPI_THREAD_MULTIPLE, &rank, &size) != GALE_OK) return 1;
     gale_log_setup(rank, GALE_LOG_WARN);
     gale_config_t cfg;
     int st = gale_config_load(&cfg, NULL, nov, ov, MPI_COMM_WORLD);
@@ -356,6 +345,5 @@ int main(int argc, char **argv)
         gale_log_setup(rank, cfg.logging.level);
         st = run(out, warm, &cfg);
     }
-    MPI_Finalize();
-    return st == GALE_OK ? 0 : 1;
+    return gale_mpi_finish(st, 0) == GALE_OK ? 0 : 1;
 }

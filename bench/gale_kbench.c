@@ -25,6 +25,7 @@
  * gale_timer_add), to turn the timer counts of a run into an overhead. */
 #include "gale_app.h"
 #include "gale_base.h"
+#include "gale_base_mpi.h"
 #include "gale_config.h"
 #include "gale_model.h"
 #include "gale_report.h"
@@ -748,10 +749,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!strcmp(o.mode, "timer-cost")) return run_timer_cost(&o);
-    int provided, rank;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rank, size;
+    if (gale_mpi_start(&argc, &argv, MPI_THREAD_MULTIPLE, &rank, &size) != GALE_OK) return 1;
     gale_log_setup(rank, GALE_LOG_WARN);
     gale_config_t cfg;
     int st = gale_config_load(&cfg, NULL, o.nov, o.ov, MPI_COMM_WORLD);
@@ -761,7 +760,5 @@ int main(int argc, char **argv)
              : !strcmp(o.mode, "vcycle") ? run_vcycle(&o, &cfg)
                                          : run_kernels(&o, &cfg);
     }
-    if (st != GALE_OK && !gale_error_collective(st)) MPI_Abort(MPI_COMM_WORLD, st);
-    MPI_Finalize();
-    return st;
+    return gale_mpi_finish(st, 0);
 }

@@ -134,8 +134,6 @@ void gale_mixed_destroy(gale_mixed_t **s);
  * order u, w, b, p (r's values on owned entities). Not converging is
  * GALE_ERR_SOLVER with fail_on_non_converged. */
 int gale_mixed_solve(gale_mixed_t *s, gale_field_t *const r[4], gale_field_t *const x[4]);
-/* Collective: y = L x (x's halos exchanged when stale). For tests. */
-int gale_mixed_apply(gale_mixed_t *s, gale_field_t *const x[4], gale_field_t *const y[4]);
 const gale_mixed_stats_t *gale_mixed_stats(const gale_mixed_t *s);
 const char *gale_mixed_method_name(int method);
 

@@ -68,14 +68,6 @@ static int apply(S *s, const mv_t *x, const mv_t *y)
     return GALE_OK;
 }
 
-int gale_mixed_apply(gale_mixed_t *s, gale_field_t *const x[4], gale_field_t *const y[4])
-{
-    mv_t a, b;
-    memcpy(a.f, x, sizeof a.f);
-    memcpy(b.f, y, sizeof b.f);
-    return apply(s, &a, &b);
-}
-
 /* z = P r: the lumped system solved by eliminating b, w and u (the
  * Helmholtz problem solved by the [solver] solver from zero), then
  * back-substituted with the time step's own kernels */
