@@ -122,12 +122,9 @@ static inline void gale_kb_cell_edge_cols(const gale_kmesh_t *km, int c, const d
     for (int i = 0; i < 4; i++) col[i] = f + (size_t)ce[i] * km->sc;
 }
 
-/* The row of cell c's signed mimetic matrix that belongs to its side on edge e. */
-static inline const double *gale_kb_mfd_row(const gale_kmesh_t *km, int c, int e)
+/* The row of cell c's signed mimetic matrix that belongs to its side s. */
+static inline const double *gale_kb_mfd_row(const gale_kmesh_t *km, int c, int s)
 {
-    const int *ce = km->cell_edge + 4 * c;
-    int s = 0;
-    for (int i = 1; i < 4; i++) s = ce[i] == e ? i : s;
     return km->mfd + 16 * (size_t)c + 4 * s;
 }
 
@@ -148,7 +145,8 @@ static inline void gale_kb_mix_u(const gale_kmesh_t *km, int e, double a, double
         return;
     }
     if (!p) p1 = p2 = u; /* s = 0: the difference is zero */
-    const double *m1 = gale_kb_mfd_row(km, c1, e), *m2 = gale_kb_mfd_row(km, c2, e);
+    const double *m1 = gale_kb_mfd_row(km, c1, km->edge_side[2 * e]);
+    const double *m2 = gale_kb_mfd_row(km, c2, km->edge_side[2 * e + 1]);
     const double a0 = a * m1[0], a1 = a * m1[1], a2 = a * m1[2], a3 = a * m1[3];
     const double b0 = a * m2[0], b1 = a * m2[1], b2 = a * m2[2], b3 = a * m2[3];
     const double *x[4], *z[4];

@@ -37,6 +37,7 @@ typedef struct {
     const int *cell_edge;    /* [4*ncell] */
     const double *cell_sign; /* [4*ncell] +1 if the cell is the edge's first cell, else -1 */
     const int *edge_cell;    /* [2*nedge] first, second (-1: outside) */
+    const int *edge_side;    /* [2*nedge] the edge's side in its first, second cell */
     const double *area;      /* [ncell] A_c [m^2] */
     const double *elen;      /* [nedge] l_e [m] */
     const double *erdist;    /* [nedge] 1/d_e [1/m] */
@@ -77,6 +78,7 @@ static inline void gale_kmesh_set_mesh(gale_kmesh_t *km, const gale_local_t *lm,
     km->cell_nbr = lm->cell_nbr;
     km->cell_edge = lm->cell_edge;
     km->edge_cell = lm->edge_cell;
+    km->edge_side = g->edge_side;
     km->cell_sign = g->cell_sign;
     km->area = g->area;
     km->elen = g->elen;

@@ -301,7 +301,7 @@ int gale_k_init(gale_kmesh_t *km)
         const void *p;
         size_t bytes;
     } a[] = {{km->cell_nbr, 4 * nc * I},  {km->cell_edge, 4 * nc * I},  {km->cell_sign, 4 * nc * D},
-             {km->edge_cell, 2 * ne * I}, {km->area, nc * D},           {km->elen, ne * D},
+             {km->edge_cell, 2 * ne * I}, {km->edge_side, 2 * ne * I}, {km->area, nc * D},           {km->elen, ne * D},
              {km->erdist, ne * D},        {km->dz, nl * D},             {km->dzi, (nl + 1) * D},
              {km->mfd, 16 * nc * D},             {km->rdzi, (nl + 1) * D},
              {km->h_ad, na * D},          {km->h_av, na * D},           {km->h_hs, 4 * na * D},
@@ -318,6 +318,7 @@ int gale_k_init(gale_kmesh_t *km)
     t.impl = NULL;
     t.cell_nbr = dptr(km->cell_nbr), t.cell_edge = dptr(km->cell_edge);
     t.cell_sign = dptr(km->cell_sign), t.edge_cell = dptr(km->edge_cell);
+    t.edge_side = dptr(km->edge_side);
     t.area = dptr(km->area), t.elen = dptr(km->elen), t.erdist = dptr(km->erdist);
     t.dz = dptr(km->dz), t.rdzi = dptr(km->rdzi), t.dzi = dptr(km->dzi), t.mfd = dptr(km->mfd);
     t.h_ad = dptr(km->h_ad), t.h_av = dptr(km->h_av), t.h_hs = dptr(km->h_hs);

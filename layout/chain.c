@@ -105,6 +105,7 @@ int gale_geom_build(const gale_cs_t *cs, const gale_local_t *lm, int ncell_alloc
     GALE_ALLOC(g->erdist, ne);
     GALE_ALLOC(g->eweight, ne);
     GALE_ALLOC(g->mfd, 16 * (size_t)nc);
+    GALE_ALLOC(g->edge_side, 2 * (size_t)ne);
     for (int c = 0; c < nc; c++) {
         gale_gid_t gid = lm->cell_gid[c];
         g->area[c] = gale_cs_cell_area(cs, gid);
@@ -119,6 +120,11 @@ int gale_geom_build(const gale_cs_t *cs, const gale_local_t *lm, int ncell_alloc
         for (int i = 0; i < 16; i++) g->mfd[16 * (size_t)c + i] = sg[i / 4] * sg[i % 4] * mc[i];
     }
     for (int e = 0; e < ne; e++) {
+        for (int j = 0; j < 2; j++) {
+            const int c = lm->edge_cell[2 * e + j];
+            for (int s = 0; c >= 0 && s < 4; s++)
+                if (lm->cell_edge[4 * c + s] == e) g->edge_side[2 * e + j] = s;
+        }
         gale_edge_geom_t eg;
         gale_cs_edge_geom(cs, lm->edge_gid[e], &eg);
         g->elen[e] = eg.length;
@@ -136,4 +142,5 @@ void gale_geom_free(gale_geom_t *g)
     GALE_FREE(g->erdist);
     GALE_FREE(g->eweight);
     GALE_FREE(g->mfd);
+    GALE_FREE(g->edge_side);
 }

@@ -49,6 +49,7 @@ typedef struct {
      * edges' own orientation: mfd[16 c + 4 i + j] times the signs of sides
      * i and j */
     double *mfd;
+    int *edge_side; /* [2 nedge] the edge's side (W,S,E,N) in its first and second cell (0 outside) */
 } gale_geom_t;
 int gale_geom_build(const gale_cs_t *cs, const gale_local_t *lm, int ncell_alloc, gale_geom_t *g);
 void gale_geom_free(gale_geom_t *g);

@@ -141,13 +141,8 @@ static int build_stencils(gale_transport_t *t, gale_model_t *m)
             }
         }
     }
-    for (int e = 0; e < ne; e++)
-        for (int j = 0; j < 2; j++) {
-            int c = lm->edge_cell[2 * e + j];
-            t->eside[2 * e + j] = 0;
-            for (int s = 0; c >= 0 && s < 4; s++)
-                if (lm->cell_edge[4 * c + s] == e) t->eside[2 * e + j] = s;
-        }
+    /* the transport's own copy: its kernel data is placed apart from the kmesh's */
+    memcpy(t->eside, m->geom.edge_side, sizeof(int) * 2 * (size_t)ne);
     for (int k = 0; k < m->km.nlev; k++) t->rdz[k] = 1.0 / m->dz[k];
     gale_free(pairs);
     gale_ktr_t *k = &t->ktr;
