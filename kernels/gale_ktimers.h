@@ -18,6 +18,11 @@ enum { KTR_FACES, KTR_HFLUX, KTR_VFLUX, KTR_TEND, KTR_RATIO, KTR_N };
 static const char *const gale_ktr_names[KTR_N] = {"tr_faces", "tr_hflux", "tr_vflux", "tr_tend",
                                                   "tr_ratio"};
 
+/* the nonlinear core's kernels, in GALE_NL_* order (gale_knl.h) */
+static const char *const gale_knl_names[] = {"nl_eos",  "nl_pgrad", "nl_vforce", "nl_rhs",
+                                             "nl_mixcol", "nl_update", "nl_fluxes", "nl_advi",
+                                             "nl_recon", "nl_mom"};
+
 /* sub-timers of "compute" */
 static inline void gale_kt_register(int *kt, const char *const *names, int n)
 {

@@ -5,6 +5,8 @@
 #ifndef GALE_KOFFLOAD_H
 #define GALE_KOFFLOAD_H
 
+#include "gale_kernels.h" /* gale_kmesh_t */
+
 #include <stddef.h>
 
 /* GPU device passes: an `omp simd` there only yields "loop not vectorized"
@@ -41,6 +43,15 @@ void gale_koff_map_at(const void *host, size_t bytes, const char *file, int line
 void gale_koff_unmap(const void *host);
 /* Bytes of reduction results a sibling's target regions moved. */
 void gale_koff_count_small(double h2d, double d2h);
+/* Bytes of read-only (set-up) data a sibling copied to the device itself,
+ * for example a `target update to` of a mapped array the host rewrote. */
+void gale_koff_count_const(double h2d);
+/* The kmesh as the kernels see it (gale_k_init's copy with kernel
+ * addresses: on the device, or a host copy in unified memory); pass it with
+ * is_device_ptr. A kmesh gale_k_init has not set up is a fatal error. */
+const gale_kmesh_t *gale_koff_kmesh_at(const gale_kmesh_t *km, const char *file, int line,
+                                       const char *func);
+#define gale_koff_kmesh(km) gale_koff_kmesh_at((km), __FILE__, __LINE__, __func__)
 
 /* The HIP runtime's word on AMD GPU `ordinal` (hip_query.c, built with
  * GALE_HIP=ON): 0, or -1 with the reason in runtime (no GPU, no driver). */

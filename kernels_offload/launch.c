@@ -123,6 +123,12 @@ void gale_koff_count_small(double h2d, double d2h)
     g.x.small_h2d += h2d;
     g.x.small_d2h += d2h;
 }
+void gale_koff_count_const(double h2d) { g.x.const_h2d += h2d; }
+const gale_kmesh_t *gale_koff_kmesh_at(const gale_kmesh_t *km, GALE_KAT)
+{
+    if (!km->impl) gale_kfatal_at(file, line, func, "a kmesh gale_k_init has not set up", km);
+    return KD(km);
+}
 
 void gale_koff_unmap(const void *host)
 {

@@ -21,6 +21,7 @@
 
 #include "gale_halo.h"
 #include "gale_kernels.h"
+#include "gale_knl.h"
 #include "gale_ktransport.h"
 
 #include <mpi.h>
@@ -99,6 +100,7 @@ struct gale_psy_call {
     int opt;                  /* a kernel's variant (the preconditioner) */
     const gale_kmesh_t *km;
     const gale_ktr_t *ktr;
+    const gale_knl_t *knl;    /* the nonlinear core's kernels */
 };
 /* Collective when it exchanges. `also`, when not NULL, is exchanged with
  * this launch's exchanges if they happen and it is staler than them: a
@@ -154,6 +156,11 @@ int gale_psy_tr_vflux(gale_psy_t *p, const gale_ktr_t *tr, gale_field_t *q, gale
                       gale_field_t *slope, gale_field_t *wq);
 int gale_psy_tr_tend(gale_psy_t *p, const gale_ktr_t *tr, gale_field_t *fq, gale_field_t *wq,
                      gale_field_t *out);
+
+/* the nonlinear core (docs/nonlinear.md): kernel id of gale_knl.h on its
+ * fields in the order gale_knl.h lists them (NULL: absent), scalars s0, s1 */
+int gale_psy_nl(gale_psy_t *p, const gale_knl_t *nk, int id, double s0, double s1,
+                gale_field_t *const *f);
 
 /* ---- global reductions ---- */
 typedef struct {

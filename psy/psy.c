@@ -17,7 +17,7 @@
 #include <string.h>
 
 #define MAXPLAN 32 /* distinct (shape, slot) plans */
-#define MAXX 4     /* fields exchanged together by one launch */
+#define MAXX 8     /* fields exchanged together by one launch */
 
 typedef struct {
     gale_field_t shape; /* the field it was made for: any of the same shape uses it */

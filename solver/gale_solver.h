@@ -114,6 +114,9 @@ typedef struct {
     int method;            /* GALE_MIXED_* */
     double rtol, atol;
     int max_iterations, gcrk, fail_on_non_converged, monitor;
+    /* the nonlinear core's operator, linearised about its reference state
+     * (docs/nonlinear.md; the w, b and p rows differ); NULL: the linear core's */
+    const gale_knl_t *nl;
 } gale_mixed_opts_t;
 typedef struct {
     long solves, iterations;

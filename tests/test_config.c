@@ -105,6 +105,31 @@ static void test_defaults(void)
     CHECK(c.mixed_solver.abs_tolerance == 0.0, "mixed_solver abs_tolerance");
     CHECK(c.logging.level == GALE_LOG_INFO, "log level %d", c.logging.level);
     CHECK(c.source[0] == '\0', "source");
+    /* the nonlinear core's keys: LFRic's &planet and GungHo's &timestepping defaults */
+    CHECK(c.dynamics.equations == GALE_EQ_LINEAR, "equations %d", c.dynamics.equations);
+    CHECK_REL(c.planet.omega, 7.292116e-5, 0);
+    CHECK_REL(c.planet.cp, 1005.0, 0);
+    CHECK_REL(c.planet.rd, 287.05, 0);
+    CHECK_REL(c.planet.p_zero, 100000.0, 0);
+    CHECK(c.timestepping.outer_iterations == 2 && c.timestepping.inner_iterations == 2,
+          "iterations %d/%d", c.timestepping.outer_iterations, c.timestepping.inner_iterations);
+    CHECK_REL(c.timestepping.reference_reset_time, 3600.0, 0);
+    CHECK(c.initial.profile == GALE_PROFILE_ISOTHERMAL, "profile %d", c.initial.profile);
+    CHECK_REL(c.initial.u0, 20.0, 0);
+    CHECK_REL(c.initial.perturbation, 1.0, 0);
+    {
+        char *ov[] = {"--initial.case=baroclinic_wave", "--dynamics.equations=nonlinear",
+                      "--initial.profile=constant_n"};
+        int st = parse_captured(2, &d, NULL, 3, ov);
+        CHECK(st == GALE_OK && d.initial.kase == GALE_CASE_BAROCLINIC_WAVE &&
+                  d.dynamics.equations == GALE_EQ_NONLINEAR &&
+                  d.initial.profile == GALE_PROFILE_CONSTANT_N, "new enums: %d\n%s", st, out);
+        char *o2[] = {"--initial.case=resting"}, *o3[] = {"--initial.case=dcmip31"};
+        st = parse_captured(2, &d, NULL, 1, o2);
+        CHECK(st == GALE_OK && d.initial.kase == GALE_CASE_RESTING, "resting");
+        st = parse_captured(2, &d, NULL, 1, o3);
+        CHECK(st == GALE_OK && d.initial.kase == GALE_CASE_DCMIP31, "dcmip31");
+    }
 
     /* Every default, given as an override, parses (a bad default would be
      * silently zero in gale_config_defaults) and gives the default struct. */
@@ -302,6 +327,27 @@ static const bad_t bad_cases[] = {
     {"[dynamics]\nmass_matrix = diagonal\n", NULL,
      {"bad.ini:2: [dynamics] mass_matrix = 'diagonal': not one of consistent|lumped"}},
     {NULL, "--dynamics.mass_matrix=lumpd", {"--dynamics.mass_matrix=lumpd: not one of consistent|lumped; did you mean 'lumped'?"}},
+    /* the nonlinear core's keys */
+    {"[dynamics]\nequations = nonlinar\n", NULL,
+     {"bad.ini:2: [dynamics] equations = 'nonlinar': not one of linear|nonlinear; did you mean 'nonlinear'?"}},
+    {"[initial]\nprofile = constant\n", NULL,
+     {"bad.ini:2: [initial] profile = 'constant': not one of isothermal|constant_n"}},
+    {NULL, "--initial.case=baroclinic",
+     {"--initial.case=baroclinic: not one of gravity_wave|balanced|normal_mode|cosine_bell|"
+      "deformational|gravity_wave_advected|resting|dcmip31|baroclinic_wave"}},
+    {"[planet]\nomega = -1e-5\n", NULL, {"bad.ini:2: [planet] omega = '-1e-5': out of range [0, inf)"}},
+    {"[planet]\ncp = 0\n", NULL, {"bad.ini:2: [planet] cp = '0': out of range (0, inf)"}},
+    {"[planet]\nrd = -287\n", NULL, {"bad.ini:2: [planet] rd = '-287': out of range (0, inf)"}},
+    {NULL, "--planet.p_zero=0", {"--planet.p_zero=0: out of range (0, inf)"}},
+    {"[timestepping]\nouter_iterations = 0\n", NULL,
+     {"bad.ini:2: [timestepping] outer_iterations = '0': out of range [1, 20]"}},
+    {"[timestepping]\ninner_iterations = 21\n", NULL,
+     {"bad.ini:2: [timestepping] inner_iterations = '21': out of range [1, 20]"}},
+    {"[timestepping]\nreference_reset_time = -1\n", NULL,
+     {"bad.ini:2: [timestepping] reference_reset_time = '-1': out of range [0, inf)"}},
+    {NULL, "--initial.u0=-20", {"--initial.u0=-20: out of range [0, inf)"}},
+    {"[initial]\nperturbation = -1.0\n", NULL,
+     {"bad.ini:2: [initial] perturbation = '-1.0': out of range [0, inf)"}},
     {"[mixed_solver]\ngcr_k = 4\n", NULL, {"[mixed_solver] gcr_k: unknown key; did you mean 'gcrk'?"}},
     /* prec_only is one multigrid V-cycle: any other preconditioner is an error,
      * from a file or an override, and the message names both keys */
@@ -599,6 +645,80 @@ static void test_namelist(void)
     CHECK(c.logging.level == GALE_LOG_DEBUG && c.timestepping.steps == 12, "level, steps");
     CHECK(strstr(out, "files.orography_ancil_path") && strstr(out, "multigrid.ugrid") &&
               strstr(out, "external_forcing.temp_tend_data"), "%s", out);
+    /* a gravity_wave namelist: the linear core; GungHo's keys stay not used
+     * (rotating = .false. leaves omega alone) */
+    st = parse_captured(1, &c, GALE_CONFIGS "/lfric_gravity_wave.nml", 0, NULL);
+    CHECK(st == GALE_OK, "example namelist again: %d", st);
+    CHECK(c.dynamics.equations == GALE_EQ_LINEAR, "gravity_wave: equations %d", c.dynamics.equations);
+    CHECK_REL(c.planet.omega, 7.292116e-5, 0);
+    CHECK(strstr(out, "planet.omega") && strstr(out, "timestepping.outer_iterations"), "%s", out);
+}
+
+/* GungHo's example configuration, reduced to what gale reads: the nonlinear
+ * core with LFRic's values. */
+static void test_namelist_gungho(void)
+{
+    gale_config_t c;
+    int st = parse_captured(1, &c, GALE_CONFIGS "/lfric_gungho.nml", 0, NULL);
+    CHECK(st == GALE_OK, "lfric_gungho.nml: %d\n%s", st, out);
+    CHECK(c.dynamics.equations == GALE_EQ_NONLINEAR, "equations %d", c.dynamics.equations);
+    CHECK(c.initial.kase == GALE_CASE_BAROCLINIC_WAVE, "case %d", c.initial.kase);
+    CHECK(c.mesh.n == 16 && c.extrusion.levels == 30 && c.extrusion.method == GALE_EXT_UNIFORM,
+          "mesh %d levels %d method %d", c.mesh.n, c.extrusion.levels, c.extrusion.method);
+    CHECK_REL(c.extrusion.top, 30000.0, 0);
+    CHECK_REL(c.planet.radius, 6371229.0, 0);
+    CHECK_REL(c.planet.scaling, 1.0, 0);
+    CHECK_REL(c.planet.gravity, 9.80665, 0);
+    CHECK_REL(c.planet.omega, 7.292116e-5, 0); /* rotating = .true. */
+    CHECK_REL(c.planet.cp, 1005.0, 0);
+    CHECK_REL(c.planet.rd, 287.05, 0);
+    CHECK_REL(c.planet.p_zero, 100000.0, 0);
+    CHECK_REL(c.initial.theta0, 300.0, 0);
+    CHECK_REL(c.timestepping.dt, 3600.0, 0);
+    CHECK_REL(c.timestepping.alpha, 0.55, 0);
+    CHECK(c.timestepping.steps == 10 && c.timestepping.outer_iterations == 2 &&
+              c.timestepping.inner_iterations == 2,
+          "steps %d outer %d inner %d", c.timestepping.steps, c.timestepping.outer_iterations,
+          c.timestepping.inner_iterations);
+    CHECK_REL(c.timestepping.reference_reset_time, 3600.0, 0);
+    CHECK(c.mixed_solver.method == GALE_MIXED_GCR && c.mixed_solver.gcrk == 4 &&
+              c.mixed_solver.max_iterations == 10 && c.mixed_solver.monitor_convergence == 1,
+          "mixed_solver %d %d %d", c.mixed_solver.method, c.mixed_solver.gcrk,
+          c.mixed_solver.max_iterations);
+    CHECK_REL(c.mixed_solver.tolerance, 0.1, 0);
+    CHECK_REL(c.mixed_solver.abs_tolerance, 1e-3, 0);
+    CHECK(c.solver.method == GALE_KRYLOV_PREC_ONLY && c.solver.preconditioner == GALE_PC_MULTIGRID &&
+              c.solver.max_iterations == 400 && c.solver.gcr_restart == 8 && c.multigrid.levels == 4,
+          "solver %d pc %d it %d gcrk %d mg %d", c.solver.method, c.solver.preconditioner,
+          c.solver.max_iterations, c.solver.gcr_restart, c.multigrid.levels);
+    /* the keys GungHo's namelist uses are not in the "not used" log */
+    CHECK(!strstr(out, "planet.omega") && !strstr(out, "outer_iterations") &&
+              !strstr(out, "reference_reset_time") && !strstr(out, "idealised.test") &&
+              !strstr(out, "section_choice.dynamics") && !strstr(out, "theta_surf"),
+          "gungho: the log:\n%s", out);
+
+    /* rotating = .false. stops the rotation whatever &planet omega says, in
+     * either order; the isothermal atmosphere at rest is gale's resting case */
+    st = parse_captured(1, &c, put_file("gh.nml",
+                                        "&formulation rotating = .false. /\n"
+                                        "&planet omega = 1.0e-4 /\n"
+                                        "&idealised test = 'isot_atm' /\n"
+                                        "&section_choice dynamics = 'gungho' /\n"), 0, NULL);
+    CHECK(st == GALE_OK && c.planet.omega == 0.0 && c.dynamics.equations == GALE_EQ_NONLINEAR &&
+              c.initial.kase == GALE_CASE_RESTING && c.initial.profile == GALE_PROFILE_ISOTHERMAL,
+          "rotating false: %d omega %g\n%s", st, c.planet.omega, out);
+    st = parse_captured(1, &c, put_file("gh.nml",
+                                        "&section_choice dynamics = 'gungho' /\n"
+                                        "&idealised test = 'gravity_wave' /\n"
+                                        "&planet omega = 1.0d-4 /\n"), 0, NULL);
+    CHECK(st == GALE_OK && c.initial.kase == GALE_CASE_DCMIP31, "gravity_wave -> dcmip31");
+    CHECK_REL(c.planet.omega, 1e-4, 0);
+    /* a gravity_wave namelist keeps the linear core, and its test is not used */
+    st = parse_captured(1, &c, put_file("gh.nml", "&section_choice dynamics = 'none' /\n"
+                                                  "&idealised test = 'warm_bubble' /\n"), 0, NULL);
+    CHECK(st == GALE_OK && c.dynamics.equations == GALE_EQ_LINEAR &&
+              c.initial.kase == GALE_CASE_GRAVITY_WAVE && strstr(out, "idealised.test"),
+          "gravity_wave namelist: %d\n%s", st, out);
 }
 
 /* The two layouts LFRic users have: every group and key of the gravity_wave
@@ -777,9 +897,9 @@ static void test_namelist_layouts(void)
 
 static const struct { const char *text, *want[2]; } bad_nml[] = {
     {"&extrusion\n number_of_layer = 10\n/\n",
-     {"bad.nml:2: &extrusion number_of_layer: not a key of LFRic's gravity_wave namelist; did you mean 'number_of_layers'?"}},
+     {"bad.nml:2: &extrusion number_of_layer: not a key of LFRic's gravity_wave or GungHo namelists; did you mean 'number_of_layers'?"}},
     {"&extrusion domain_hieght = 1.0e4 /\n", {"&extrusion domain_hieght: not a key", "did you mean 'domain_height'?"}},
-    {"&extrusions\n/\n", {"bad.nml:1: &extrusions: not a group of LFRic's gravity_wave namelist; did you mean &extrusion?"}},
+    {"&extrusions\n/\n", {"bad.nml:1: &extrusions: not a group of LFRic's gravity_wave or GungHo namelists; did you mean &extrusion?"}},
     {"&timestepping\n dt = 100.0\n alpha = 0.3\n/\n",
      {"bad.nml:3: &timestepping alpha = '0.3' (gale [timestepping] alpha = 0.3): out of range [0.5, 1]"}},
     {"&gravity_wave_constants speed_of_sound = 3.4O2 /\n", {"speed_of_sound = '3.4O2'", "not a number"}},
@@ -847,6 +967,16 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
      {"&mixed_solver fail_on_non_converged = 'yes': not a logical"}},
     {"&mixed_solver si_methd = 'gcr' /\n", {"&mixed_solver si_methd: not a key", "did you mean 'si_method'?"}},
     {"&formulation\n rotating = .true.\n/\n", {"bad.nml:2: &formulation rotating = .true.: gale models only rotating = .false."}},
+    {"&formulation rotating = maybe /\n", {"bad.nml:1: &formulation rotating = 'maybe': not a logical"}},
+    /* GungHo values gale does not have */
+    {"&section_choice dynamics = 'gungho' /\n&idealised\n test = 'warm_bubble'\n/\n",
+     {"bad.nml:3: &idealised test = 'warm_bubble': gale's nonlinear core has no such case; it runs "
+      "'deep_baroclinic_wave' (gale's baroclinic_wave), 'gravity_wave' (the DCMIP 3-1 gravity "
+      "wave, gale's dcmip31) and 'isot_atm'"}},
+    {"&extrusion\n method = 'dcmip'\n/\n",
+     {"bad.nml:2: &extrusion method = 'dcmip': no gale counterpart; allowed: 'uniform', 'quadratic'"}},
+    {"&section_choice dynamics = 'gungho' /\n&timestepping outer_iterations = 21 /\n",
+     {"bad.nml:2: &timestepping outer_iterations = '21' (gale [timestepping] outer_iterations = 21): out of range [1, 20]"}},
     {"&base_mesh geometry = 'planar' /\n", {"&base_mesh geometry = 'planar': gale models only 'spherical'"}},
     {"&helmholtz_solver monitor_convergence = yes /\n", {"monitor_convergence = 'yes': not a logical"}},
     {"&base_mesh\n prime_mesh_name = 'dynamics'\n filename = 'mesh.nc'\n/\n",
@@ -892,6 +1022,7 @@ int main(void)
     test_print_keys();
     test_namelist();
     test_namelist_layouts();
+    test_namelist_gungho();
     test_namelist_errors();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

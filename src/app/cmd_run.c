@@ -171,9 +171,11 @@ typedef struct {
     double iterations_mean, residual; /* iterations per solve; the final |r|/|b| */
     long long halo_bytes, halo_msgs; /* per exchange of p, all ranks */
     double xf[8];                    /* host<->device bytes per step, all ranks */
-    int nsums;                       /* checksums: u, w, b, p (and q, transport only) */
-    double sums[5];
-    char hex[5][17];                 /* their bits */
+    int nsums;                       /* checksums: the prognostics (and q, transport only) */
+    int nprog;
+    const char *const *names;        /* the prognostics' */
+    double sums[GALE_NPROG_MAX + 1];
+    char hex[GALE_NPROG_MAX + 1][17]; /* their bits */
     gale_timing_t tm;
     double omega, omega0, omega_error; /* the normal mode's frequency */
     int transport_only;              /* advection cases: norms, mass, extrema */
@@ -193,7 +195,10 @@ typedef struct {
     } lev[2 + GALE_CHAIN_MAX];
 } gale_run_results_t;
 
-static const char *sum_name(int i) { return i < 4 ? gale_prognostic_names[i] : "q"; }
+static const char *sum_name(const gale_run_results_t *r, int i)
+{
+    return i < r->nprog ? r->names[i] : "q";
+}
 
 static double mixed_ratio(const gale_mixed_stats_t *st)
 {
@@ -268,7 +273,8 @@ static int run_results(gale_model_t *m, double t0, int step0, const gale_kxfer_t
                           x1.small_h2d - x0->small_h2d, x1.small_d2h - x0->small_d2h};
     for (int i = 0; i < 8; i++) r->xf[i] = xf[i] / xsteps;
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, r->xf, 8, MPI_DOUBLE, MPI_SUM, comm));
-    r->nsums = 4;
+    r->nsums = r->nprog = m->nprog;
+    r->names = m->prog_names;
     GALE_CALL(gale_model_checksums(m, r->sums));
     GALE_CALL(gale_timing_reduce(comm, r->wall, &r->tm));
     GALE_CALL(gale_psy_halo_size(m->psy, &m->p, &r->halo_bytes, &r->halo_msgs));
@@ -354,7 +360,7 @@ static void print_summary(const gale_model_t *m, const gale_run_results_t *r,
     gale_output_summary(out, stdout);
     printf("checksums (bits of sum(x*x)):\n");
     for (int i = 0; i < r->nsums; i++)
-        printf("  %-2s %s  (%.17g)\n", sum_name(i), r->hex[i], r->sums[i]);
+        printf("  %-2s %s  (%.17g)\n", sum_name(r, i), r->hex[i], r->sums[i]);
     printf("\n");
     gale_timing_print(&r->tm, stdout);
     fflush(stdout);
@@ -403,10 +409,10 @@ static int write_report(const char *path, const gale_model_t *m, const gale_run_
     gale_json_num(&j, "column_updates_per_s_per_core", r->fom_per_core);
     gale_json_end(&j, '}');
     gale_json_obj(&j, "checksums");
-    for (int i = 0; i < r->nsums; i++) gale_json_str(&j, sum_name(i), r->hex[i]);
+    for (int i = 0; i < r->nsums; i++) gale_json_str(&j, sum_name(r, i), r->hex[i]);
     gale_json_end(&j, '}');
     gale_json_obj(&j, "checksum_values");
-    for (int i = 0; i < 4; i++) gale_json_num(&j, sum_name(i), r->sums[i]);
+    for (int i = 0; i < r->nprog; i++) gale_json_num(&j, sum_name(r, i), r->sums[i]);
     gale_json_end(&j, '}');
     gale_json_obj(&j, "energy");
     gale_json_num(&j, "initial", m->energy0);

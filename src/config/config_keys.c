@@ -30,6 +30,15 @@ const gale_key_t gale_keys[] = {
      "small-planet factor X: the model sphere has radius radius/X"},
     {"planet", "gravity", GALE_KT_REAL, OFF(planet.gravity), "9.80616", 0.0, BIG, NULL,
      "gravitational acceleration [m s-2] (buoyancy of the initial perturbation)"},
+    {"planet", "omega", GALE_KT_REAL, OFF(planet.omega), "7.292116e-5", 0.0, BIG, NULL,
+     "rotation rate [s-1]: the nonlinear core's Coriolis term (LFRic's &planet omega; the linear "
+     "core has none)"},
+    {"planet", "cp", GALE_KT_REAL, OFF(planet.cp), "1005.0", 0.0, BIG, NULL,
+     "nonlinear core: specific heat of dry air at constant pressure [J kg-1 K-1]", .min_open = 1},
+    {"planet", "rd", GALE_KT_REAL, OFF(planet.rd), "287.05", 0.0, BIG, NULL,
+     "nonlinear core: gas constant of dry air [J kg-1 K-1]", .min_open = 1},
+    {"planet", "p_zero", GALE_KT_REAL, OFF(planet.p_zero), "100000.0", 0.0, BIG, NULL,
+     "nonlinear core: reference pressure of the Exner function [Pa]", .min_open = 1},
 
     {"physics", "bvf_square", GALE_KT_REAL, OFF(physics.bvf_square), "1.0e-4", 1e-12, BIG, NULL,
      "Brunt-Vaisala frequency squared N^2 [s-2]"},
@@ -42,10 +51,29 @@ const gale_key_t gale_keys[] = {
      "number of time steps"},
     {"timestepping", "alpha", GALE_KT_REAL, OFF(timestepping.alpha), "0.5", 0.5, 1.0, NULL,
      "Crank-Nicolson off-centring weight of the new time level (0.5: centred)"},
+    {"timestepping", "outer_iterations", GALE_KT_INT, OFF(timestepping.outer_iterations), "2", 1,
+     20, NULL, "nonlinear core: outer (transport) iterations per step (the linear core ignores it)"},
+    {"timestepping", "inner_iterations", GALE_KT_INT, OFF(timestepping.inner_iterations), "2", 1,
+     20, NULL, "nonlinear core: inner (Newton) iterations, one mixed solve each, per outer "
+     "iteration (the linear core ignores it)"},
+    {"timestepping", "reference_reset_time", GALE_KT_REAL, OFF(timestepping.reference_reset_time),
+     "3600.0", 0.0, BIG, NULL, "nonlinear core: interval [s] at which the solver's reference "
+     "state is reset to the current one (0: set once, at the start; the linear core ignores it)"},
 
     {"initial", "case", GALE_KT_ENUM, OFF(initial.kase), "gravity_wave", 0, 0,
-     "gravity_wave|balanced|normal_mode|cosine_bell|deformational|gravity_wave_advected",
-     "initial state / test case (docs/numerics.md, docs/transport.md)"},
+     "gravity_wave|balanced|normal_mode|cosine_bell|deformational|gravity_wave_advected|resting|"
+     "dcmip31|baroclinic_wave",
+     "initial state / test case (docs/numerics.md, docs/transport.md; resting, dcmip31 and "
+     "baroclinic_wave: the nonlinear core's, docs/nonlinear.md)"},
+    {"initial", "profile", GALE_KT_ENUM, OFF(initial.profile), "isothermal", 0, 0,
+     "isothermal|constant_n",
+     "resting: the isothermal atmosphere at theta0 [K] surface temperature, or constant "
+     "Brunt-Vaisala frequency [physics] bvf_square with surface potential temperature theta0"},
+    {"initial", "u0", GALE_KT_REAL, OFF(initial.u0), "20.0", 0.0, BIG, NULL,
+     "dcmip31: solid-body wind at the equator [m/s] (DCMIP 2012 test 3-1)"},
+    {"initial", "perturbation", GALE_KT_REAL, OFF(initial.perturbation), "1.0", 0.0, BIG, NULL,
+     "baroclinic_wave: amplitude u_p of the wind perturbation of Ullrich et al. (2014) [m/s] (0: "
+     "the balanced jet alone)"},
     {"initial", "mode", GALE_KT_ENUM, OFF(initial.mode), "vertical", 0, 0, "vertical|horizontal",
      "normal_mode: horizontally uniform vertical mode, or spherical-harmonic horizontal mode"},
     {"initial", "vertical_wavenumber", GALE_KT_INT, OFF(initial.vertical_wavenumber), "1", 1, 4096,
@@ -85,6 +113,10 @@ const gale_key_t gale_keys[] = {
      "horizontal velocity inner product: consistent (mimetic, non-diagonal; solved with "
      "[mixed_solver]) or lumped (two-point, diagonal; u, w, b eliminated exactly, one Helmholtz "
      "solve per step)"},
+    {"dynamics", "equations", GALE_KT_ENUM, OFF(dynamics.equations), "linear", 0, 0,
+     "linear|nonlinear",
+     "linear: LFRic's gravity_wave mini-app; nonlinear: GungHo's compressible Euler equations "
+     "(docs/nonlinear.md)"},
 
     {"mixed_solver", "method", GALE_KT_ENUM, OFF(mixed_solver.method), "gcr", 0, 0,
      "gcr|prec_only",

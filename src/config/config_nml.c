@@ -1,4 +1,5 @@
-/* LFRic gravity_wave namelists (configuration.nml) as a gale configuration.
+/* LFRic gravity_wave and GungHo namelists (configuration.nml) as a gale
+ * configuration.
  * Fortran namelist syntax: groups "&name key = value, ... /", values quoted
  * ('C16' or "C16"), logical (.true./.false./T/F), numeric (1.0d-4), lists and
  * repeat counts (3*0.0), comments from '!'. Keys with a gale counterpart are
@@ -16,9 +17,10 @@
 #include <string.h>
 #include <strings.h>
 
-/* Every group and key the LFRic gravity_wave mini-app writes to its
- * configuration.nml (its rose metadata and examples): the keys an LFRic user
- * may legitimately bring. &files also takes any <field>_ancil_path. */
+/* Every group and key the LFRic gravity_wave mini-app and the GungHo model
+ * (lfric_apps applications/gungho_model) write to their configuration.nml
+ * (rose metadata and examples): the keys an LFRic user may legitimately
+ * bring. &files also takes any <field>_ancil_path. */
 static const struct { const char *group, *keys; } lfric_keys[] = {
     {"base_mesh", "filename file_prefix prime_mesh_name geometry topology offline_partitioning "
                   "partitioner prepartitioned fplane f_lat_deg"},
@@ -27,13 +29,18 @@ static const struct { const char *group, *keys; } lfric_keys[] = {
                    "inner_width_ns lbc_method normal_only outer_width_ew outer_width_ns "
                    "output_lbcs rim_width_ew rim_width_ns solver_boundary_depth "
                    "transport_boundary_depth transport_overwrite_freq"},
+    {"checks", "limit_cfl"},
+    {"departure_points", "horizontal_limit horizontal_method n_dep_pt_iterations "
+                         "share_stencil_extent vertical_limit vertical_method vertical_sorting"},
     {"development", "implement_consolidated_multigrid"},
     {"domain_size", "planar_domain_min_x planar_domain_max_x planar_domain_min_y "
                     "planar_domain_max_y"},
+    {"energy_correction", "encorr_usage integral_method"},
     {"esm_couple", "l_esm_couple_test"},
     {"external_forcing", "hs_random temp_tend_coord temp_tend_data temp_tend_heights "
                          "temp_tend_size theta_forcing wind_forcing"},
-    {"extrusion", "method domain_top domain_height number_of_layers planet_radius"},
+    {"extrusion", "method domain_top domain_height number_of_layers planet_radius "
+                  "stretching_method"},
     {"files", "ancil_directory coarse_ancil_directory checkpoint_stem_name diag_stem_name lbc_directory lbc_filename "
               "ls_directory ls_filename start_dump_directory start_dump_filename"},
     {"finite_element", "cellshape element_order element_order_h element_order_v coord_order "
@@ -41,23 +48,32 @@ static const struct { const char *group, *keys; } lfric_keys[] = {
                        "rehabilitate vorticity_in_w1"},
     {"formulation", "dlayer_on dry_static_adjust eos_method exner_from_eos "
                     "horizontal_physics_predictor horizontal_transport_predictor init_exner_bt "
-                    "l_multigrid moisture_formulation rotating shallow si_momentum_equation "
+                    "l_multigrid lagged_orog moisture_formulation moisture_in_solver "
+                    "p2theta_vert rotating shallow si_momentum_equation "
                     "theta_moist_source use_multires_coupling use_physics use_wavedynamics "
                     "vector_invariant"},
     {"gravity_wave_constants", "speed_of_sound b_space"},
     {"helmholtz_solver", "method preconditioner si_pressure_tolerance si_pressure_a_tol "
                          "si_pressure_maximum_iterations gcrk fail_on_non_converged "
                          "monitor_convergence normalise jacobi_relaxation"},
-    {"idealised", "test perturb_init"},
+    {"idealised", "test perturb_init f_lon_deg"},
+    {"ideal_surface", "canopy_height leaf_area_index n_snow_layers snow_depth snow_layer_ice_mass "
+                      "snow_layer_temp snow_layer_thickness soil_moisture soil_temperature "
+                      "surf_tile_fracs surf_tile_temps tile_snow_mass"},
+    {"initial_density", "density_background density_max r1 r2 x1 x2 y1 y2 z1 z2"},
     {"initial_pressure", "method surface_pressure"},
-    {"initial_temperature", "bvf_square pert_width_scaling perturb theta_surf profile_data "
+    {"initial_temperature", "bvf_square pert_centre pert_width_scaling perturb theta_surf "
+                            "profile_data "
                             "profile_heights profile_size"},
     {"initial_vapour", "profile_data profile_heights profile_size"},
     {"initial_wind", "profile u0 v0 nl_constant sbr_angle_lat sbr_angle_lon smp_init_wind "
                      "wind_time_period"},
     {"initialization", "init_option ancil_option lbc_option ls_option hydro_coriolis "
-                       "read_w2h_wind coarse_aerosol_ancil zero_w2v_wind"},
-    {"io", "checkpoint_read checkpoint_write counter_output_suffix diagnostic_frequency "
+                       "read_w2h_wind coarse_aerosol_ancil coarse_orography_ancil "
+                       "coarse_ozone_ancil n_orog_smooth sea_ice_source snow_source "
+                       "w0_orography_mapping zero_w2v_wind"},
+    {"io", "checkpoint_read checkpoint_write counter_output_suffix diag_active_files "
+           "diag_always_on_sampling diagnostic_frequency "
            "file_convention nodal_output_on_w3 subroutine_counters subroutine_timers "
            "timer_output_path use_xios_io write_conservation_diag write_diag write_dump "
            "write_fluxes write_minmax_tseries"},
@@ -66,14 +82,22 @@ static const struct { const char *group, *keys; } lfric_keys[] = {
                      "mixed_solver_a_tol eliminate_variables fail_on_non_converged guess_np1 "
                      "jacobi_relaxation monitor_convergence normalise reference_reset_freq "
                      "reference_reset_time split_w"},
+    {"mixing", "leonard_term smagorinsky viscosity viscosity_mu"},
     {"multigrid", "l_multigrid multigrid_chain_nitems chain_mesh_tags ugrid smooth_relaxation "
                   "n_presmooth n_postsmooth n_coarsesmooth coarsen_multigrid_tiles "
                   "max_tiled_multigrid_level"},
+    {"orography", "orog_init_option"},
     {"partitioning", "partitioner panel_decomposition panel_xproc panel_yproc tile_size_x "
                      "tile_size_y inner_halo_tiles"},
+    {"physics", ""},
     {"planet", "radius scaling_factor gravity omega cp rd p_zero"},
+    {"radiative_gases", "cfc113_rad_opt cfc11_rad_opt cfc12_rad_opt ch4_rad_opt co2_rad_opt "
+                        "co_rad_opt cs_rad_opt h2_rad_opt h2o_rad_opt hcfc22_rad_opt hcn_rad_opt "
+                        "he_rad_opt hfc134a_rad_opt k_rad_opt l_cts_fcg_rates li_rad_opt "
+                        "n2_rad_opt n2o_rad_opt na_rad_opt nh3_rad_opt o2_rad_opt o3_rad_opt "
+                        "rb_rad_opt so2_rad_opt tio_rad_opt vo_rad_opt"},
     {"section_choice", "dynamics external_forcing aerosol boundary_layer cloud convection "
-                       "methane_oxidation microphysics orographic_drag radiation spectral_gwd "
+                       "iau iau_surf methane_oxidation microphysics orographic_drag radiation spectral_gwd "
                        "stochastic_physics surface"},
     {"solver", "method preconditioner tolerance maximum_iterations gcrk fail_on_non_converged "
                "monitor_convergence jacobi_relaxation"},
@@ -81,13 +105,20 @@ static const struct { const char *group, *keys; } lfric_keys[] = {
              "calendar_origin"},
     {"timestepping", "method dt alpha outer_iterations inner_iterations runge_kutta_method "
                      "spinup_alpha spinup_period spinup_winds tau_r tau_t tau_u"},
-    {"transport", "advective_then_flux cfl_mol_1d_stab cfl_mol_2d_stab cfl_mol_3d_stab "
-                  "consistent_metric dry_field_name enforce_min_value ffsl_advective_splitting "
-                  "ffsl_flux_splitting field_names fv_horizontal_order fv_vertical_order "
-                  "horizontal_method horizontal_monotone log_space max_vert_cfl_calc min_value "
-                  "moisture_eqn oned_reconstruction operators profile_size reversible "
-                  "runge_kutta_method scheme slice_order splitting use_density_predictor "
-                  "vertical_method vertical_monotone vertical_monotone_order vertical_sl_order"},
+    {"transport", "adjust_theta adjust_tracer_equation adjust_vhv_wind advective_then_flux "
+                  "broken_w2_projection calculate_detj cap_density_predictor cfl_mol_1d_stab "
+                  "cfl_mol_2d_stab cfl_mol_3d_stab cheap_update consistent_metric "
+                  "dep_pt_stencil_extent dry_field_name enforce_min_value equation_form "
+                  "ffsl_advective_splitting ffsl_flux_splitting ffsl_inner_order "
+                  "ffsl_outer_order ffsl_splitting ffsl_unity_3d ffsl_vertical_order field_names "
+                  "fv_horizontal_order fv_vertical_order horizontal_method horizontal_monotone "
+                  "log_space max_vert_cfl_calc min_val_method min_value moisture_eqn "
+                  "oned_reconstruction operators panel_edge_high_order panel_edge_treatment "
+                  "profile_size reversible runge_kutta_method scheme si_outer_transport "
+                  "slice_order special_edges_monotone splitting substep_transport "
+                  "theta_dispersion_correction theta_variable use_density_predictor "
+                  "vertical_method vertical_monotone vertical_monotone_order vertical_sl_order "
+                  "wind_mono_top wind_mono_top_depth"},
 };
 enum { NGROUPS = sizeof lfric_keys / sizeof lfric_keys[0] };
 
@@ -99,7 +130,14 @@ enum {
     MESH,    /* prime_mesh_name or filename holding C<N>: resolved at the end */
     STEP,    /* timestep_start/timestep_end: steps = end - start + 1, at the end */
     CHAIN,   /* multigrid_chain_nitems, chain_mesh_tags (a list): [multigrid] levels, at the end */
-    MGFLAG   /* l_multigrid: whether the multigrid chain exists, checked at the end */
+    MGFLAG,  /* l_multigrid: whether the multigrid chain exists, checked at the end */
+    /* GungHo's keys, held until the whole file is read: they apply only to a
+     * GungHo namelist (&section_choice dynamics = 'gungho'); in a gravity_wave
+     * one they are logged as not used (rotating: must be .false.) */
+    CORE,    /* &section_choice dynamics: 'gungho' makes the namelist GungHo's */
+    GH_NUM,  /* a number, as NUM */
+    GH_CASE, /* &idealised test: the case, by the "lfric=gale" list */
+    ROTATE   /* &formulation rotating: .false. sets [planet] omega = 0 */
 };
 
 /* Keys with a gale counterpart. section == NULL: no counterpart, but gale
@@ -130,6 +168,19 @@ static const struct {
     {"timestepping", "dt", NUM, "timestepping", "dt", NULL},
     {"timestepping", "alpha", NUM, "timestepping", "alpha", NULL},
     {"timestepping", "method", WORD, NULL, NULL, "semi_implicit"},
+    /* GungHo (the nonlinear core) only */
+    {"section_choice", "dynamics", CORE, "dynamics", "equations", NULL},
+    {"timestepping", "outer_iterations", GH_NUM, "timestepping", "outer_iterations", NULL},
+    {"timestepping", "inner_iterations", GH_NUM, "timestepping", "inner_iterations", NULL},
+    {"mixed_solver", "reference_reset_time", GH_NUM, "timestepping", "reference_reset_time", NULL},
+    {"planet", "omega", GH_NUM, "planet", "omega", NULL},
+    {"planet", "cp", GH_NUM, "planet", "cp", NULL},
+    {"planet", "rd", GH_NUM, "planet", "rd", NULL},
+    {"planet", "p_zero", GH_NUM, "planet", "p_zero", NULL},
+    {"initial_temperature", "theta_surf", GH_NUM, "initial", "theta0", NULL},
+    {"idealised", "test", GH_CASE, "initial", "case",
+     "deep_baroclinic_wave=baroclinic_wave gravity_wave=dcmip31 isot_atm=resting"},
+    {"formulation", "rotating", ROTATE, "planet", "omega", NULL},
     {"time", "timestep_start", STEP, "timestepping", "steps", NULL},
     {"time", "timestep_end", STEP, "timestepping", "steps", NULL},
     {"helmholtz_solver", "method", WORD, "solver", "method", "cg bicgstab gcr prec_only"},
@@ -146,7 +197,8 @@ static const struct {
      * an LFRic namelist always gets (gale_config_read_nml_). LFRic's gmres:
      * restarted GMRES and GCR minimise the same residual over the same Krylov
      * space, so the same iterates in exact arithmetic. */
-    {"mixed_solver", "si_method", WORD, "mixed_solver", "method", "gcr prec_only gmres=gcr"},
+    {"mixed_solver", "si_method", WORD, "mixed_solver", "method",
+     "gcr prec_only gmres=gcr block_gcr=gcr"},
     {"mixed_solver", "si_tolerance", NUM, "mixed_solver", "tolerance", NULL},
     {"mixed_solver", "mixed_solver_a_tol", NUM, "mixed_solver", "abs_tolerance", NULL},
     {"mixed_solver", "si_maximum_iterations", NUM, "mixed_solver", "max_iterations", NULL},
@@ -173,7 +225,6 @@ static const struct {
     {"finite_element", "element_order", WORD, NULL, NULL, "0"},
     {"finite_element", "element_order_h", WORD, NULL, NULL, "0"},
     {"finite_element", "element_order_v", WORD, NULL, NULL, "0"},
-    {"formulation", "rotating", LOGICAL, NULL, NULL, "false"},
     {"boundaries", "limited_area", LOGICAL, NULL, NULL, "false"},
 };
 #pragma GCC diagnostic pop
@@ -183,6 +234,8 @@ enum { NAME = 64, MAXW = 64 };
 /* Values kept of one assignment: a multigrid chain has at most 16 meshes
  * ([multigrid] levels), so one more tells a chain that is too long. */
 enum { MAXV = 17 };
+/* GungHo's keys held for the end (lfric_map kinds CORE to ROTATE) */
+enum { NHELD = 16 };
 
 /* The words of a space-separated list, in buf. */
 static int words(const char *list, char *buf, size_t n, const char **out)
@@ -220,6 +273,8 @@ typedef struct {
     struct held { char val[GALE_STR]; int line; } prime, file, prefix, start, end, nitems, pc;
     struct { char tag[MAXV][NAME], text[GALE_STR]; long n; int line; } chain; /* chain_mesh_tags */
     struct { const char *group; int line, on; } mg; /* l_multigrid: a .false. one wins */
+    struct { int m, line; char val[GALE_STR]; } held[NHELD]; /* GungHo's keys, in file order */
+    int nheld, gungho; /* gungho: the line of &section_choice dynamics = 'gungho', or 0 */
 } nml_t;
 
 /* The rest of the current line, at most 20 characters, for messages. */
@@ -377,7 +432,7 @@ static int assign(nml_t *r, int line, int g, const char *key, const char (*vals)
             gale_config_suggest_(sugg, sizeof sugg, key, w,
                                  words(lfric_keys[g].keys, buf, sizeof buf, w), "'", "'");
             GALE_ERROR(GALE_ERR_INPUT,
-                       "%s:%d: &%s %s: not a key of LFRic's gravity_wave namelist; %s", r->path,
+                       "%s:%d: &%s %s: not a key of LFRic's gravity_wave or GungHo namelists; %s", r->path,
                        line, group, key, sugg);
         }
         fprintf(r->unused, "%s%s.%s", r->nunused++ ? ", " : "", group, key);
@@ -389,6 +444,21 @@ static int assign(nml_t *r, int line, int g, const char *key, const char (*vals)
                    group, key, nval);
     const char *section = lfric_map[m].section, *gkey = lfric_map[m].gkey;
     switch (lfric_map[m].kind) {
+    case CORE:
+    case GH_NUM:
+    case GH_CASE:
+    case ROTATE: {
+        if (lfric_map[m].kind == ROTATE && logical(val) < 0)
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = '%s': not a logical (.true. or .false.)",
+                       r->path, line, group, key, val);
+        GALE_ASSERT(r->nheld < NHELD); /* one each: a duplicate key stops first */
+        r->held[r->nheld].m = m, r->held[r->nheld].line = line;
+        snprintf(r->held[r->nheld++].val, GALE_STR, "%.*s", GALE_STR - 1, val);
+        if (lfric_map[m].kind == CORE && strcasecmp(val, "gungho") == 0) r->gungho = line;
+        if (lfric_map[m].kind != ROTATE) /* not used, unless the namelist is GungHo's */
+            fprintf(r->unused, "%s%s.%s", r->nunused++ ? ", " : "", group, key);
+        return GALE_OK;
+    }
     case CHAIN: /* multigrid_chain_nitems is held like the mesh keys */
     case MESH:
     case STEP: {
@@ -592,8 +662,75 @@ static int resolve_multigrid(nml_t *r, const char *mesh_from)
     return GALE_OK;
 }
 
+/* GungHo's keys, once the whole file is read. A GungHo namelist
+ * (&section_choice dynamics = 'gungho') sets [dynamics] equations = nonlinear
+ * and the held keys; &formulation rotating = .false. then sets [planet] omega
+ * = 0, whatever &planet omega says. In a gravity_wave namelist they stay not
+ * used, and rotating must be .false. (its linear equations have no Coriolis
+ * term). */
+static int resolve_gungho(nml_t *r)
+{
+    char buf[2048];
+    const char *w[MAXW];
+    int rotating = -1, rline = 0;
+    if (r->gungho)
+        GALE_CALL(set(r, r->gungho, "section_choice", "dynamics", "gungho", "dynamics",
+                      "equations", "nonlinear"));
+    for (int i = 0; i < r->nheld; i++) {
+        const int m = r->held[i].m, line = r->held[i].line;
+        const char *group = lfric_map[m].group, *key = lfric_map[m].key, *val = r->held[i].val;
+        switch (lfric_map[m].kind) {
+        case ROTATE:
+            rotating = logical(val), rline = line; /* checked in assign() */
+            if (!r->gungho && rotating)
+                GALE_ERROR(GALE_ERR_INPUT,
+                           "%s:%d: &%s %s = %s: gale models only rotating = .false. in a "
+                           "gravity_wave namelist (its linear equations have no Coriolis term; a "
+                           "GungHo one, &section_choice dynamics = 'gungho', may rotate)",
+                           r->path, line, group, key, val);
+            break;
+        case GH_NUM:
+            if (r->gungho) {
+                char text[GALE_STR];
+                snprintf(text, sizeof text, "%s", val);
+                for (char *p = text; *p; p++)
+                    if (*p == 'd' || *p == 'D') *p = 'e';
+                GALE_CALL(set(r, line, group, key, val, lfric_map[m].section, lfric_map[m].gkey,
+                              text));
+            }
+            break;
+        case GH_CASE: {
+            if (!r->gungho) break;
+            int nw = words(lfric_map[m].values, buf, sizeof buf, w), found = 0;
+            for (int k = 0; k < nw && !found; k++) {
+                size_t len = strcspn(w[k], "=");
+                if (strlen(val) != len || strncasecmp(val, w[k], len) != 0) continue;
+                found = 1;
+                GALE_CALL(set(r, line, group, key, val, "initial", "case", w[k] + len + 1));
+                if (strcmp(w[k] + len + 1, "resting") == 0) /* LFRic's isothermal atmosphere */
+                    GALE_CALL(set(r, line, group, key, val, "initial", "profile", "isothermal"));
+            }
+            if (!found)
+                GALE_ERROR(GALE_ERR_INPUT,
+                           "%s:%d: &%s %s = '%s': gale's nonlinear core has no such case; it "
+                           "runs 'deep_baroclinic_wave' (gale's baroclinic_wave), 'gravity_wave' "
+                           "(the DCMIP 3-1 gravity wave, gale's dcmip31) and 'isot_atm' (the "
+                           "isothermal atmosphere at rest, gale's resting)",
+                           r->path, line, group, key, val);
+            break;
+        }
+        default: /* CORE: r->gungho */
+            break;
+        }
+    }
+    if (r->gungho && rotating == 0)
+        GALE_CALL(set(r, rline, "formulation", "rotating", ".false.", "planet", "omega", "0.0"));
+    return GALE_OK;
+}
+
 /* Keys that combine: the mesh from prime_mesh_name or filename, the step
- * count from timestep_start and timestep_end, the multigrid chain. */
+ * count from timestep_start and timestep_end, the multigrid chain, GungHo's
+ * keys. */
 static int resolve(nml_t *r)
 {
     char text[GALE_STR], why[1024];
@@ -641,7 +778,8 @@ static int resolve(nml_t *r)
                        "steps = %s): %s",
                        r->path, r->end.line, v[0], v[1], text, why);
     }
-    return resolve_multigrid(r, mesh_from);
+    GALE_CALL(resolve_multigrid(r, mesh_from));
+    return resolve_gungho(r);
 }
 
 static int read_groups(nml_t *r)
@@ -664,7 +802,7 @@ static int read_groups(nml_t *r)
         if (g < 0) {
             gale_config_suggest_(sugg, sizeof sugg, name, cand, NGROUPS, "&", "");
             GALE_ERROR(GALE_ERR_INPUT,
-                       "%s:%d: &%s: not a group of LFRic's gravity_wave namelist; %s", r->path,
+                       "%s:%d: &%s: not a group of LFRic's gravity_wave or GungHo namelists; %s", r->path,
                        line, name, sugg);
         }
         if (opened[g])
@@ -701,6 +839,28 @@ static int read_file(const char *path, char **text)
     return GALE_OK;
 }
 
+/* A GungHo namelist uses the held keys: they leave the "not used" list
+ * ("group.key, ..."), which is rewritten in place; returns how many remain. */
+static int drop_used(const nml_t *r, char *list)
+{
+    char *out = list, *save, *copy = strdup(list);
+    int n = 0;
+    if (!copy) return r->nunused; /* the log keeps them: harmless */
+    *out = '\0';
+    for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        int used = 0;
+        for (int i = 0; i < r->nheld && !used; i++) {
+            const int m = r->held[i].m;
+            size_t g = strlen(lfric_map[m].group);
+            used = lfric_map[m].kind != ROTATE && strncmp(t, lfric_map[m].group, g) == 0 &&
+                   t[g] == '.' && strcmp(t + g + 1, lfric_map[m].key) == 0;
+        }
+        if (!used) out += sprintf(out, "%s%s", n++ ? ", " : "", t);
+    }
+    free(copy);
+    return n;
+}
+
 int gale_config_read_nml_(gale_config_t *cfg, const char *path)
 {
     char *text = NULL, *unused = NULL;
@@ -719,6 +879,7 @@ int gale_config_read_nml_(gale_config_t *cfg, const char *path)
     int st = r.unused ? read_groups(&r) : GALE_ERR_MEM;
     if (r.unused) fclose(r.unused);
     free(text);
+    if (st == GALE_OK && r.gungho && unused) r.nunused = drop_used(&r, unused);
     if (st == GALE_OK && r.nunused)
         gale_log(GALE_LOG_INFO, "LFRic namelist %s: not used (no gale counterpart): %s", path,
                  unused);

@@ -36,8 +36,17 @@ typedef struct {
 enum { GALE_EXT_UNIFORM = 0, GALE_EXT_STRETCHED = 1 };
 enum {
     GALE_CASE_GRAVITY_WAVE = 0, GALE_CASE_BALANCED = 1, GALE_CASE_NORMAL_MODE = 2,
-    GALE_CASE_COSINE_BELL = 3, GALE_CASE_DEFORMATIONAL = 4, GALE_CASE_GRAVITY_WAVE_ADVECTED = 5
+    GALE_CASE_COSINE_BELL = 3, GALE_CASE_DEFORMATIONAL = 4, GALE_CASE_GRAVITY_WAVE_ADVECTED = 5,
+    /* the nonlinear core's ([dynamics] equations = nonlinear) */
+    GALE_CASE_RESTING = 6, GALE_CASE_DCMIP31 = 7, GALE_CASE_BAROCLINIC_WAVE = 8
 };
+/* [initial] profile of the resting case: the isothermal atmosphere at theta0
+ * [K] surface temperature, or constant Brunt-Vaisala frequency ([physics]
+ * bvf_square) with surface potential temperature theta0. */
+enum { GALE_PROFILE_ISOTHERMAL = 0, GALE_PROFILE_CONSTANT_N = 1 };
+/* [dynamics] equations: linear = LFRic's gravity_wave mini-app, nonlinear =
+ * GungHo's compressible Euler equations (docs/nonlinear.md). */
+enum { GALE_EQ_LINEAR = 0, GALE_EQ_NONLINEAR = 1 };
 enum { GALE_MODE_VERTICAL = 0, GALE_MODE_HORIZONTAL = 1 };
 enum { GALE_IO_SHARED = 0, GALE_IO_PER_RANK = 1, GALE_IO_AGGREGATED = 2 };
 enum { GALE_IO_ON_ERROR_ABORT = 0, GALE_IO_ON_ERROR_CONTINUE = 1 };
@@ -57,13 +66,20 @@ enum { GALE_MASS_CONSISTENT = 0, GALE_MASS_LUMPED = 1 };
 typedef struct {
     struct { int n; } mesh;
     struct { int levels; double top; int method; } extrusion;
-    struct { double radius, scaling, gravity; } planet;
+    struct { double radius, scaling, gravity, omega, cp, rd, p_zero; } planet;
     struct { double bvf_square, speed_of_sound; } physics;
-    struct { double dt; int steps; double alpha; } timestepping;
-    struct { int mass_matrix; } dynamics;
     struct {
-        int kase, mode, vertical_wavenumber, degree;
+        double dt;
+        int steps;
+        double alpha;
+        int outer_iterations, inner_iterations;
+        double reference_reset_time;
+    } timestepping;
+    struct { int mass_matrix, equations; } dynamics;
+    struct {
+        int kase, mode, vertical_wavenumber, degree, profile;
         double amplitude, dtheta, theta0, half_width, vertical_wavelength, centre_lon, centre_lat;
+        double u0, perturbation;
     } initial;
     struct {
         int method;

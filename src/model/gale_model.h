@@ -8,6 +8,7 @@
 
 #include "gale_config.h"
 #include "gale_chain.h"
+#include "gale_nonlinear.h"
 #include "gale_psy.h"
 #include "gale_solver.h"
 #include "gale_transport.h"
@@ -16,6 +17,8 @@
 
 /* What the case transports: nothing, a tracer only (the advection test
  * cases: no dynamics), or the gravity-wave fields in a background wind. */
+#define GALE_NPROG_MAX 5
+
 enum { GALE_TRANSPORT_NONE = 0, GALE_TRANSPORT_ONLY = 1, GALE_TRANSPORT_ADVECTED_GW = 2 };
 
 typedef struct gale_model {
@@ -34,7 +37,8 @@ typedef struct gale_model {
     double *z_if, *z_c, *dz, *dzi, *rdzi;
     gale_kmesh_t km;
     gale_helm_t helm;
-    /* prognostics and work fields */
+    /* prognostics and work fields; the nonlinear core keeps theta in b and
+     * Pi in p (its rho and its work fields are nl's) */
     gale_field_t u, w, b, p;
     gale_field_t ru, fu, rb, ws, fw, rhs, pn;
     gale_gsum_t gsum;               /* the solver's: [solver] reproducible_sums */
@@ -43,6 +47,11 @@ typedef struct gale_model {
     gale_solver_t *solver;          /* the Helmholtz problem's */
     int consistent;                 /* [dynamics] mass_matrix = consistent */
     gale_mixed_t *mixed;            /* its mixed solve (NULL when lumped) */
+    gale_nl_t *nl;                  /* the nonlinear core ([dynamics] equations = nonlinear), or NULL */
+    /* the prognostics the checksums, restart and checks cover, and their names */
+    int nprog;
+    gale_field_t *prog[GALE_NPROG_MAX];
+    const char *const *prog_names;
     /* transport (NULL when the case has none) */
     int transport;                  /* GALE_TRANSPORT_* */
     gale_transport_t *tr;
@@ -82,9 +91,9 @@ int gale_model_rhs(gale_model_t *m);
 
 /* Collective diagnostics. */
 int gale_model_energy(gale_model_t *m, double *e);
-/* sum(x*x) over owned entities and all levels of u, w, b, p, reproducibly. */
-int gale_model_checksums(gale_model_t *m, double sums[4]);
-extern const char *const gale_prognostic_names[4];
+/* sum(x*x) over owned entities and all levels of each of m->prog (u, w,
+ * b, p; the nonlinear core's u, w, theta, Pi, rho), reproducibly. */
+int gale_model_checksums(gale_model_t *m, double sums[GALE_NPROG_MAX]);
 
 /* Collective: max |b(lon,lat) - b(lon,-lat)| / max |b| over all cells and
  * levels (the mirror cell of (p,i,j) is (p,i,N-1-j), panels 4 and 5 swapped). */

@@ -13,7 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *const gale_prognostic_names[4] = {"u", "w", "b", "p"};
+static const char *const linear_names[4] = {"u", "w", "b", "p"};
+static const char *const nonlinear_names[5] = {"u", "w", "theta", "pi", "rho"};
 
 /* ---- set-up ---- */
 
@@ -72,6 +73,8 @@ static int setup_geometry(gale_model_t *m)
     km->rdzi = m->rdzi;
     km->c2 = m->cfg.physics.speed_of_sound * m->cfg.physics.speed_of_sound;
     km->n2 = m->cfg.physics.bvf_square;
+    /* the nonlinear core's preconditioner: constants of its case's reference */
+    if (m->cfg.dynamics.equations == GALE_EQ_NONLINEAR) gale_nl_constants(&m->cfg, &km->c2, &km->n2);
     km->tau = m->cfg.timestepping.alpha * m->cfg.timestepping.dt;
     GALE_CALL(gale_helmholtz_setup(km, 1.0, &m->helm));
     GALE_CALL(gale_psy_kernels_init(m->psy));
@@ -209,14 +212,19 @@ static int energy_and_probe(gale_model_t *m, double *e, double *probe)
     return GALE_OK;
 }
 
-int gale_model_energy(gale_model_t *m, double *e) { return energy_and_probe(m, e, NULL); }
+int gale_model_energy(gale_model_t *m, double *e)
+{
+    if (!m->nl) return energy_and_probe(m, e, NULL);
+    GALE_CALL(gale_nl_budget(m, &m->nl->b));
+    *e = m->nl->b.energy;
+    return GALE_OK;
+}
 
-int gale_model_checksums(gale_model_t *m, double sums[4])
+int gale_model_checksums(gale_model_t *m, double sums[GALE_NPROG_MAX])
 {
     gale_psy_sum_t sum;
     gale_psy_sum_init(&sum);
-    gale_field_t *f[4] = {&m->u, &m->w, &m->b, &m->p};
-    for (int i = 0; i < 4; i++) gale_psy_sum_dot(&sum, f[i], f[i], NULL, NULL);
+    for (int i = 0; i < m->nprog; i++) gale_psy_sum_dot(&sum, m->prog[i], m->prog[i], NULL, NULL);
     GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, sums));
     return GALE_OK;
 }
@@ -405,7 +413,8 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
                  "levels = %d", cfg->mesh.n, levels - 1, levels, cfg->multigrid.levels);
     GALE_CALL(gale_chain_build(&m->chain, &m->cs, levels, m->nranks, cfg->partitioning.method));
     /* the transport stencil reaches two cells out */
-    int depth = m->transport && cfg->halo.depth < 2 ? 2 : cfg->halo.depth;
+    const int nonlinear = cfg->dynamics.equations == GALE_EQ_NONLINEAR;
+    int depth = (m->transport || nonlinear) && cfg->halo.depth < 2 ? 2 : cfg->halo.depth;
     GALE_CALL(gale_local_build(&m->cs, &m->chain.part[0], m->rank, depth, &m->lm));
     const gale_psy_opts_t po = {cfg->halo.depth, cfg->halo.redundant_computation, cfg->halo.overlap};
     GALE_CALL(gale_psy_create(&m->psy, &po, comm, &m->lm, &m->km));
@@ -436,6 +445,18 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
         .chain = &m->chain};
     GALE_CALL(gale_solver_create(&m->solver, &so, m->psy, &m->gsum));
     m->consistent = cfg->dynamics.mass_matrix == GALE_MASS_CONSISTENT;
+    m->nprog = 4;
+    m->prog_names = linear_names;
+    gale_field_t *lin[4] = {&m->u, &m->w, &m->b, &m->p};
+    memcpy(m->prog, lin, sizeof lin);
+    m->steps = cfg->timestepping.steps;
+    m->dt = cfg->timestepping.dt;
+    if (nonlinear) {
+        GALE_CALL(gale_nl_setup(m));
+        m->nprog = 5;
+        m->prog_names = nonlinear_names;
+        m->prog[4] = &m->nl->rho;
+    }
     if (m->consistent) {
         gale_gsum_init(&m->gsum_mixed, m->psy, cfg->solver.reproducible_sums);
         const gale_mixed_opts_t mo = {
@@ -443,15 +464,16 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
             .atol = cfg->mixed_solver.abs_tolerance,
             .max_iterations = cfg->mixed_solver.max_iterations, .gcrk = cfg->mixed_solver.gcrk,
             .fail_on_non_converged = cfg->mixed_solver.fail_on_non_converged,
-            .monitor = cfg->mixed_solver.monitor_convergence};
+            .monitor = cfg->mixed_solver.monitor_convergence, .nl = m->nl ? &m->nl->k : NULL};
         GALE_CALL(gale_mixed_create(&m->mixed, &mo, m->psy, &m->gsum_mixed, m->solver));
     }
-    GALE_CALL(initial_state(m));
-    m->steps = cfg->timestepping.steps;
-    m->dt = cfg->timestepping.dt;
+    if (!nonlinear) GALE_CALL(initial_state(m));
     if (m->transport) GALE_CALL(setup_transport(m));
     GALE_ALLOC(m->probe, m->steps + 1);
-    GALE_CALL(energy_and_probe(m, &m->energy0, &m->probe[0]));
+    if (nonlinear)
+        m->energy0 = m->nl->b0.energy;
+    else
+        GALE_CALL(energy_and_probe(m, &m->energy0, &m->probe[0]));
     m->energy = m->energy0;
     m->setup_s = gale_wtime() - t0;
     return GALE_OK;
@@ -465,6 +487,7 @@ void gale_model_free(gale_model_t *m)
     }
     gale_mixed_destroy(&m->mixed);
     gale_solver_destroy(&m->solver);
+    gale_nl_free(m);
     gale_field_t *f[] = {&m->u, &m->w, &m->b, &m->p, &m->ru, &m->fu, &m->rb, &m->ws, &m->fw,
                          &m->rhs, &m->pn};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) gale_psy_field_free(f[i]);
@@ -484,21 +507,21 @@ void gale_model_free(gale_model_t *m)
  * in global order; max |w| comes out of the same reduction. */
 static int check_state(gale_model_t *m)
 {
-    const gale_field_t *f[4] = {&m->u, &m->w, &m->b, &m->p};
-    double mx[4];
-    int64_t gid[4];
-    int lev[4];
-    GALE_CALL(gale_psy_check_finite(m->psy, 4, f, mx, gid, lev));
-    for (int i = 0; i < 4; i++)
+    const gale_field_t *const *f = (const gale_field_t *const *)m->prog;
+    double mx[GALE_NPROG_MAX];
+    int64_t gid[GALE_NPROG_MAX];
+    int lev[GALE_NPROG_MAX];
+    GALE_CALL(gale_psy_check_finite(m->psy, m->nprog, f, mx, gid, lev));
+    for (int i = 0; i < m->nprog; i++)
         if (gid[i] >= 0) {
             if (f[i]->loc == GALE_LOC_EDGE)
                 GALE_ERROR(GALE_ERR_NUMERIC, "step %d: %s is not finite at edge %lld, level %d",
-                           m->step, gale_prognostic_names[i], (long long)gid[i], lev[i]);
+                           m->step, m->prog_names[i], (long long)gid[i], lev[i]);
             int p = 0, ci = 0, cj = 0;
             gale_cs_cell_pij(&m->cs, gid[i], &p, &ci, &cj);
             GALE_ERROR(GALE_ERR_NUMERIC,
                        "step %d: %s is not finite at cell %lld (panel %d, i %d, j %d), level %d",
-                       m->step, gale_prognostic_names[i], (long long)gid[i], p, ci, cj, lev[i]);
+                       m->step, m->prog_names[i], (long long)gid[i], p, ci, cj, lev[i]);
         }
     m->max_u = mx[0];
     m->max_w = mx[1];
@@ -561,7 +584,7 @@ int gale_model_step(gale_model_t *m)
         m->time += dt;
         return GALE_OK;
     }
-    int st = m->consistent ? step_mixed(m) : step_lumped(m);
+    int st = m->nl ? gale_nl_step(m) : m->consistent ? step_mixed(m) : step_lumped(m);
     if (st == GALE_ERR_NUMERIC) GALE_CALL(check_state(m)); /* name the field if it can */
     GALE_CALL(st);
 
@@ -569,7 +592,15 @@ int gale_model_step(gale_model_t *m)
     m->time += dt;
     GALE_CALL(check_state(m));
     double e_old = m->energy, probe = 0;
-    GALE_CALL(energy_and_probe(m, &m->energy, &probe));
+    if (m->nl) {
+        GALE_CALL(gale_nl_budget(m, &m->nl->b));
+        m->energy = m->nl->b.energy;
+        const gale_nl_budget_t *b = &m->nl->b, *b0 = &m->nl->b0;
+        m->nl->max_mass_change = fmax(m->nl->max_mass_change, fabs(b->mass - b0->mass) / b0->mass);
+        m->nl->max_energy_change = fmax(m->nl->max_energy_change, fabs(b->energy - e_old) / b0->energy);
+    } else {
+        GALE_CALL(energy_and_probe(m, &m->energy, &probe));
+    }
     if (m->probe && m->step <= m->steps) m->probe[m->step] = probe;
     double inc = (m->energy - e_old) / (m->energy0 > 0 ? m->energy0 : 1);
     if (m->step == 1 || inc > m->max_step_increase) m->max_step_increase = inc;

@@ -493,15 +493,29 @@ int gale_transport_dt(gale_transport_t *t, gale_model_t *m, double cfl, double s
     return GALE_OK;
 }
 
-int gale_transport_setup(gale_transport_t *t, gale_model_t *m)
+int gale_transport_stencils(gale_transport_t *t, gale_model_t *m)
 {
     memset(t, 0, sizeof *t);
-    const gale_config_t *cfg = &m->cfg;
-    const int kase = cfg->initial.kase, nl = m->km.nlev, c0 = gale_psy_owned(m->psy, GALE_LOC_CELL);
+    const int nl = m->km.nlev;
     if (m->lm.depth < 2) GALE_ERROR(GALE_ERR_INTERNAL, "transport needs a halo of depth 2");
     if (m->cs.n < 2) /* C1 cells have 4 neighbours: too few for a quadratic fit */
         GALE_ERROR(GALE_ERR_INPUT, "case %s needs a mesh of at least C2 (got C%d)",
-                   gale_config_choice("initial", "case", kase), m->cs.n);
+                   gale_config_choice("initial", "case", m->cfg.initial.kase), m->cs.n);
+    GALE_CALL(build_stencils(t, m));
+    GALE_CALL(tfield(m, &t->fq, "tr_fq", GALE_LOC_EDGE, nl));
+    GALE_CALL(tfield(m, &t->fqi, "tr_fqi", GALE_LOC_EDGE, nl + 1));
+    GALE_CALL(tfield(m, &t->wq, "tr_wq", GALE_LOC_IFACE, nl));
+    GALE_CALL(tfield(m, &t->slope, "tr_slope", GALE_LOC_CELL, nl));
+    /* four faces per column, of either shape: a cell field of 4 si levels */
+    GALE_CALL(tfield(m, &t->qf, "tr_facevals", GALE_LOC_CELL, 4 * m->km.si));
+    return GALE_OK;
+}
+
+int gale_transport_setup(gale_transport_t *t, gale_model_t *m)
+{
+    GALE_CALL(gale_transport_stencils(t, m));
+    const gale_config_t *cfg = &m->cfg;
+    const int kase = cfg->initial.kase, nl = m->km.nlev, c0 = gale_psy_owned(m->psy, GALE_LOC_CELL);
     t->radius = m->cs.radius;
     t->alpha = cfg->transport.alpha;
     t->wind = kase == GALE_CASE_DEFORMATIONAL ? GALE_WIND_DEFORM : GALE_WIND_SOLID;
@@ -512,7 +526,6 @@ int gale_transport_setup(gale_transport_t *t, gale_model_t *m)
     t->u0 = cfg->transport.u0 > 0 ? cfg->transport.u0
             : kase == GALE_CASE_COSINE_BELL ? 2.0 * GALE_PI * t->radius / (12.0 * 86400.0)
                                             : 20.0;
-    GALE_CALL(build_stencils(t, m));
     GALE_CALL(build_edge_geometry(t, m));
     GALE_CALL(tfield(m, &t->q, "tr_q", GALE_LOC_CELL, nl));
     GALE_CALL(tfield(m, &t->m, "tr_m", GALE_LOC_CELL, nl));
@@ -521,17 +534,11 @@ int gale_transport_setup(gale_transport_t *t, gale_model_t *m)
     GALE_CALL(tfield(m, &t->q0, "tr_q0", GALE_LOC_CELL, nl));
     GALE_CALL(tfield(m, &t->f, "tr_flux", GALE_LOC_EDGE, nl));
     GALE_CALL(tfield(m, &t->fi, "tr_fluxi", GALE_LOC_EDGE, nl + 1));
-    GALE_CALL(tfield(m, &t->fq, "tr_fq", GALE_LOC_EDGE, nl));
-    GALE_CALL(tfield(m, &t->fqi, "tr_fqi", GALE_LOC_EDGE, nl + 1));
     GALE_CALL(tfield(m, &t->wflux, "tr_w", GALE_LOC_IFACE, nl));
-    GALE_CALL(tfield(m, &t->wq, "tr_wq", GALE_LOC_IFACE, nl));
-    GALE_CALL(tfield(m, &t->slope, "tr_slope", GALE_LOC_CELL, nl));
     GALE_CALL(tfield(m, &t->tend, "tr_tend", GALE_LOC_IFACE, nl));
     GALE_CALL(tfield(m, &t->trho, "tr_trho", GALE_LOC_CELL, nl));
     GALE_CALL(tfield(m, &t->s0, "tr_s0", GALE_LOC_IFACE, nl));
     GALE_CALL(tfield(m, &t->r0, "tr_r0", GALE_LOC_CELL, nl));
-    /* four faces per column, of either shape: a cell field of 4 si levels */
-    GALE_CALL(tfield(m, &t->qf, "tr_facevals", GALE_LOC_CELL, 4 * m->km.si));
     if (t->wind == GALE_WIND_SOLID) {
         solid_fluxes(t, m, &t->f);
         solid_fluxes(t, m, &t->fi);
@@ -569,7 +576,8 @@ void gale_transport_free(gale_transport_t *t)
 {
     gale_field_t *f[] = {&t->q, &t->m, &t->one, &t->rho, &t->q0, &t->f, &t->fi, &t->fq, &t->fqi,
                          &t->wflux, &t->wq, &t->slope, &t->tend, &t->trho, &t->s0, &t->r0, &t->qf};
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) gale_psy_field_free(f[i]);
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (f[i]->data) gale_psy_field_free(f[i]); /* the stencils' users create only some */
     void *a[] = {t->nb, t->rc, t->eside, t->rarea, t->rdz, t->emid_lon, t->emid_lat,
                  t->en_lon, t->en_lat, t->ev0, t->ev1};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);

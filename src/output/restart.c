@@ -137,11 +137,7 @@ static int check_mesh(const gale_model_t *m, const gale_ckpt_t *ck, const char *
 
 /* ---- the state <-> the file's fields ---- */
 
-static gale_field_t *prognostic(gale_model_t *m, int i)
-{
-    gale_field_t *f[4] = {&m->u, &m->w, &m->b, &m->p};
-    return f[i];
-}
+static gale_field_t *prognostic(gale_model_t *m, int i) { return m->prog[i]; }
 
 /* The local view of prognostic i: every local column, owned ones first. */
 static void local_view(gale_model_t *m, int i, gale_ckpt_field_t *v)
@@ -149,7 +145,7 @@ static void local_view(gale_model_t *m, int i, gale_ckpt_field_t *v)
     const gale_local_t *lm = &m->lm;
     gale_field_t *f = prognostic(m, i);
     const int edge = f->loc == GALE_LOC_EDGE;
-    snprintf(v->name, sizeof v->name, "%s", gale_prognostic_names[i]);
+    snprintf(v->name, sizeof v->name, "%s", m->prog_names[i]);
     v->nlev = f->nlev;
     v->ncol = edge ? m->cs.nedges : m->cs.ncells;
     v->nlocal = gale_psy_local(m->psy, edge ? GALE_LOC_EDGE : GALE_LOC_CELL);
@@ -188,14 +184,14 @@ int gale_restart_write(gale_model_t *m, const char *path, gale_output_t *out)
     const double t0 = gale_wtime(), c0 = gale_timer_counted();
     gale_ckpt_t ck;
     memset(&ck, 0, sizeof ck);
-    double sums[4];
+    double sums[GALE_NPROG_MAX];
     GALE_CALL(gale_model_checksums(m, sums));
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < m->nprog; i++) {
         GALE_CALL(gale_psy_to_host(prognostic(m, i)));
         local_view(m, i, &ck.field[i]);
         ck.field[i].sumsq = sums[i];
     }
-    ck.nfield = 4;
+    ck.nfield = m->nprog;
     const gale_config_t *c = &m->cfg;
     ck.mesh_n = c->mesh.n, ck.nlev = c->extrusion.levels, ck.ext_method = c->extrusion.method;
     ck.radius = c->planet.radius, ck.scaling = c->planet.scaling, ck.top = c->extrusion.top;
@@ -295,10 +291,11 @@ static int restore(gale_model_t *m, gale_ckpt_t *ck, const char *path)
                    "is the total count from step 0, not the number still to run)",
                    path, (long long)ck->step, steps);
     /* the field table must be the model's (name, levels, columns) */
-    if (ck->nfield != 4)
-        GALE_ERROR(GALE_ERR_INPUT, "restart file '%s' holds %d fields; gale's state is u, w, b, p",
-                   path, ck->nfield);
-    for (int i = 0; i < 4; i++) {
+    if (ck->nfield != m->nprog)
+        GALE_ERROR(GALE_ERR_INPUT, "restart file '%s' holds %d fields; this run's state has %d "
+                   "(%s)", path, ck->nfield, m->nprog,
+                   m->nl ? "u, w, theta, pi, rho" : "u, w, b, p");
+    for (int i = 0; i < m->nprog; i++) {
         gale_ckpt_field_t want;
         memset(&want, 0, sizeof want);
         local_view(m, i, &want);
@@ -316,7 +313,7 @@ static int restore(gale_model_t *m, gale_ckpt_t *ck, const char *path)
      * holds it), so halos are valid to the full depth -- as after
      * initial_state -- and u is valid on every edge of the owned cells. */
     GALE_CALL(gale_ckpt_read_fields(path, ck, m->comm));
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < m->nprog; i++) {
         gale_field_t *f = prognostic(m, i);
         GALE_CALL(gale_psy_host_wrote(m->psy, f, 1));
     }
@@ -333,9 +330,9 @@ static int restore(gale_model_t *m, gale_ckpt_t *ck, const char *path)
     /* End-to-end checks: the reproducible sums of squares and the energy do
      * not depend on the decomposition, so the restored state must give the
      * writer's bits exactly. */
-    double sums[4];
+    double sums[GALE_NPROG_MAX];
     GALE_CALL(gale_model_checksums(m, sums));
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < m->nprog; i++)
         if (memcmp(&sums[i], &ck->field[i].sumsq, sizeof sums[i]) != 0)
             GALE_ERROR(GALE_ERR_INPUT,
                        "restart file '%s': field %s restored with sum of squares %.17g, the file "

@@ -1,0 +1,269 @@
+/* The nonlinear core's kernel bodies (docs/nonlinear.md), included by both
+ * launch layers like gale_kbodies.h: one column or one edge each, no
+ * parallel directives besides GALE_SIMD, one fixed evaluation order (sides
+ * W,S,E,N, levels bottom-up). Fields: u on edges (layers), w and theta on
+ * interfaces, rho and Pi in layers; the mixed system's (u, w, b, p) as in
+ * gale_kbodies.h with b = g theta' / theta* and p = cp theta*_c Pi'. */
+#ifndef GALE_KBODIES_NL_H
+#define GALE_KBODIES_NL_H
+
+#include "gale_kbodies.h"
+#include "gale_knl.h"
+
+#include <math.h>
+
+#define GALE_NLP(nk, km, row) ((nk)->prof + (size_t)(row) * (km)->si)
+
+/* Pi = (rd rho theta_c / p0)^kap, theta_c the mean of the layer's interfaces.
+ * No GALE_SIMD: a vector pow is another function, and the bits must not
+ * depend on the build. */
+static inline void gale_kb_nl_eos(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                  const double *restrict rho, const double *restrict th,
+                                  double *restrict pi)
+{
+    const double *r = rho + (size_t)c * km->sc, *t = th + (size_t)c * km->si;
+    double *o = pi + (size_t)c * km->sc;
+    const double a = 0.5 * nk->rd / nk->p0, kap = nk->kap;
+    for (int k = 0; k < km->nlev; k++) o[k] = pow(a * r[k] * (t[k] + t[k + 1]), kap);
+}
+
+/* The weak pressure gradient on edge e: cp theta_e (Pi2 - Pi1) l dz, theta_e
+ * the mean of the four interface values of the edge's two layers. */
+static inline void gale_kb_nl_pgrad(const gale_kmesh_t *km, const gale_knl_t *nk, int e,
+                                    const double *restrict th, const double *restrict pi,
+                                    double *restrict pg)
+{
+    const int c1 = km->edge_cell[2 * e], c2 = km->edge_cell[2 * e + 1];
+    const double *t1 = th + (size_t)c1 * km->si, *t2 = th + (size_t)c2 * km->si;
+    const double *p1 = pi + (size_t)c1 * km->sc, *p2 = pi + (size_t)c2 * km->sc;
+    double *o = pg + (size_t)e * km->sc;
+    const double f = 0.25 * nk->cp * km->elen[e], *dz = km->dz;
+    GALE_SIMD
+    for (int k = 0; k < km->nlev; k++)
+        o[k] = dz[k] * (f * ((t1[k] + t1[k + 1]) + (t2[k] + t2[k + 1])) * (p2[k] - p1[k]));
+}
+
+/* fv = cp theta G_z Pi + g at interior interfaces (0 at the ground and the top). */
+static inline void gale_kb_nl_vforce(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                     const double *restrict th, const double *restrict pi,
+                                     double *restrict fv)
+{
+    const int nl = km->nlev;
+    const double *t = th + (size_t)c * km->si, *p = pi + (size_t)c * km->sc;
+    double *o = fv + (size_t)c * km->si;
+    const double cp = nk->cp, g = nk->g, *rdzi = km->rdzi;
+    GALE_SIMD
+    for (int k = 1; k < nl; k++) o[k] = cp * t[k] * ((p[k] - p[k - 1]) * rdzi[k]) + g;
+    o[0] = 0.0;
+    o[nl] = 0.0;
+}
+
+/* The mixed system's right-hand side from the residuals: rw = -M_w Rw,
+ * rb = -M_w (g / (theta* N2r)) Rtheta, rp = -V (Rrho / rho*_c + (Rtheta_k +
+ * Rtheta_{k+1}) / (2 theta*_c)) -- the density row divided by rho*_c with
+ * the equation of state's theta part (docs/nonlinear.md). */
+static inline void gale_kb_nl_rhs(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                  const double *restrict Rw, const double *restrict Rt,
+                                  const double *restrict Rr, double *restrict rw,
+                                  double *restrict rb, double *restrict rp)
+{
+    const int nl = km->nlev, sc = km->sc, si = km->si;
+    const double *w = Rw + (size_t)c * si, *t = Rt + (size_t)c * si, *r = Rr + (size_t)c * sc;
+    double *ow = rw + (size_t)c * si, *ob = rb + (size_t)c * si, *op = rp + (size_t)c * sc;
+    const double area = km->area[c], *dz = km->dz, *dzi = km->dzi;
+    const double *RB = GALE_NLP(nk, km, GALE_NLP_RB), *RR = GALE_NLP(nk, km, GALE_NLP_RRHO);
+    const double *TC = GALE_NLP(nk, km, GALE_NLP_TC2);
+    GALE_SIMD
+    for (int k = 1; k < nl; k++) {
+        const double mw = area * dzi[k];
+        ow[k] = -(mw * w[k]);
+        ob[k] = -(mw * (RB[k] * t[k]));
+    }
+    ow[0] = ow[nl] = ob[0] = ob[nl] = 0.0;
+    GALE_SIMD
+    for (int k = 0; k < nl; k++)
+        op[k] = -(area * dz[k] * (RR[k] * r[k] + TC[k] * (t[k] + t[k + 1])));
+}
+
+/* The linearised operator's w, b and p rows about the reference profile:
+ * y = a M x + s K~ x with M the linear core's mass matrices (b scaled by N2r,
+ * p by c*^2) and K~ the reference state's wave operator (gale_knl.h rows). */
+static inline void gale_kb_nl_mixcol(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                     double a, double s, const double *restrict u,
+                                     const double *restrict w, const double *restrict b,
+                                     const double *restrict p, double *restrict yw,
+                                     double *restrict yb, double *restrict yp)
+{
+    const int nl = km->nlev, sc = km->sc, si = km->si;
+    const double *wc = w + (size_t)c * si, *bc = b + (size_t)c * si, *pc = p + (size_t)c * sc;
+    double *ywc = yw + (size_t)c * si, *ybc = yb + (size_t)c * si, *ypc = yp + (size_t)c * sc;
+    const double area = km->area[c], rn2 = 1.0 / nk->n2r;
+    const double *dz = km->dz, *dzi = km->dzi, *rdzi = km->rdzi;
+    const double *GA = GALE_NLP(nk, km, GALE_NLP_GZA), *GB = GALE_NLP(nk, km, GALE_NLP_GZB);
+    const double *BE = GALE_NLP(nk, km, GALE_NLP_BETA), *NR = GALE_NLP(nk, km, GALE_NLP_N2R);
+    const double *RC = GALE_NLP(nk, km, GALE_NLP_RC2), *WL = GALE_NLP(nk, km, GALE_NLP_WLO);
+    const double *WH = GALE_NLP(nk, km, GALE_NLP_WHI);
+    GALE_SIMD
+    for (int k = 1; k < nl; k++) {
+        const double mw = area * dzi[k];
+        const double gzp = (GA[k] * pc[k] - GB[k] * pc[k - 1]) * rdzi[k];
+        ywc[k] = mw * (a * wc[k] + s * (gzp - BE[k] * bc[k]));
+        ybc[k] = mw * (a * (bc[k] * rn2) + s * (NR[k] * wc[k]));
+    }
+    ywc[0] = ywc[nl] = ybc[0] = ybc[nl] = 0.0;
+    double f[4];
+    const double *uc[4];
+    gale_kb_cell_fluxes(km, c, f);
+    gale_kb_cell_edge_cols(km, c, u, uc);
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) {
+        const double v = area * dz[k];
+        ypc[k] = a * (v * (RC[k] * pc[k])) +
+                 s * (dz[k] * GALE_KB_HFLUX(f, uc, k) + v * (WH[k] * wc[k + 1] + WL[k] * wc[k]));
+    }
+}
+
+/* After a solve: w += dw; theta += theta* b / g inside, -Rtheta at the ground
+ * and the top (no w there, so the theta row is the residual alone); rho from
+ * the density row, -Rrho - tau D(rho* du, rho* dw), which keeps the mass. */
+static inline void gale_kb_nl_update(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                     double tau, const double *restrict du,
+                                     const double *restrict dw, const double *restrict b,
+                                     const double *restrict Rt, const double *restrict Rr,
+                                     double *restrict w, double *restrict th,
+                                     double *restrict rho)
+{
+    const int nl = km->nlev, sc = km->sc, si = km->si;
+    const double *dwc = dw + (size_t)c * si, *bc = b + (size_t)c * si, *t = Rt + (size_t)c * si;
+    const double *r = Rr + (size_t)c * sc;
+    double *wc = w + (size_t)c * si, *tc = th + (size_t)c * si, *rc = rho + (size_t)c * sc;
+    const double rg = 1.0 / nk->g, ra = 1.0 / km->area[c], *dz = km->dz;
+    const double *TH = GALE_NLP(nk, km, GALE_NLP_THI), *RI = GALE_NLP(nk, km, GALE_NLP_RHOI);
+    const double *RH = GALE_NLP(nk, km, GALE_NLP_RHOC);
+    double f[4];
+    const double *uc[4];
+    gale_kb_cell_fluxes(km, c, f);
+    gale_kb_cell_edge_cols(km, c, du, uc);
+    GALE_SIMD
+    for (int k = 0; k < nl; k++)
+        rc[k] = rc[k] - (r[k] + tau * (RH[k] * (GALE_KB_HFLUX(f, uc, k) * ra) +
+                                       (RI[k + 1] * dwc[k + 1] - RI[k] * dwc[k]) / dz[k]));
+    GALE_SIMD
+    for (int k = 1; k < nl; k++) {
+        wc[k] = wc[k] + dwc[k];
+        tc[k] = tc[k] + TH[k] * bc[k] * rg;
+    }
+    tc[0] = tc[0] - t[0];
+    tc[nl] = tc[nl] - t[nl];
+}
+
+/* Volume fluxes per unit height of the advecting wind: f = l ubar in layers,
+ * fi = l ubar at interfaces (the mean of the layers either side; the end
+ * layer's value at the ground and the top). */
+static inline void gale_kb_nl_fluxes(const gale_kmesh_t *km, int e, const double *restrict ub,
+                                     double *restrict f, double *restrict fi)
+{
+    const int nl = km->nlev;
+    const double *u = ub + (size_t)e * km->sc, l = km->elen[e];
+    double *o = f + (size_t)e * km->sc, *oi = fi + (size_t)e * km->si;
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) o[k] = l * u[k];
+    GALE_SIMD
+    for (int k = 1; k < nl; k++) oi[k] = l * (0.5 * (u[k - 1] + u[k]));
+    oi[0] = l * u[0];
+    oi[nl] = l * u[nl - 1];
+}
+
+/* Advective form of an interface field: tend = tq - q t1 - wbar G_z q, with
+ * tq = -div_h(ubar q) and t1 = -div_h(ubar) from the flux-form kernels, and a
+ * centred vertical difference (no w at the ground and the top). */
+static inline void gale_kb_nl_advi(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                   const double *restrict q, const double *restrict tq,
+                                   const double *restrict t1, const double *restrict wb,
+                                   double *restrict tend)
+{
+    const int nl = km->nlev, si = km->si;
+    const double *qc = q + (size_t)c * si, *a = tq + (size_t)c * si, *d = t1 + (size_t)c * si;
+    const double *wc = wb + (size_t)c * si, *r2 = nk->rd2i;
+    double *o = tend + (size_t)c * si;
+    GALE_SIMD
+    for (int k = 1; k < nl; k++) o[k] = (a[k] - qc[k] * d[k]) - wc[k] * ((qc[k + 1] - qc[k - 1]) * r2[k]);
+    o[0] = a[0] - qc[0] * d[0];
+    o[nl] = a[nl] - qc[nl] * d[nl];
+}
+
+/* Per cell: the reconstructed wind U_c (east, north), the kinetic energy
+ * u^T M_c u / (2 A_c) of the cell's mimetic inner product, and the relative
+ * vorticity: the mean of the circulations about the cell's four corners. */
+static inline void gale_kb_nl_recon(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                    const double *restrict u, double *restrict ue,
+                                    double *restrict un, double *restrict ke,
+                                    double *restrict zeta)
+{
+    const int nl = km->nlev, sc = km->sc;
+    const double *x[4];
+    gale_kb_cell_edge_cols(km, c, u, x);
+    const double *restrict x0 = x[0], *restrict x1 = x[1], *restrict x2 = x[2], *restrict x3 = x[3];
+    const double *pr = nk->prc + 8 * (size_t)c, *mf = km->mfd + 16 * (size_t)c;
+    const double h = 0.5 / km->area[c];
+    const int *vi = nk->vidx + 12 * (size_t)c;
+    const double *vw = nk->vw + 12 * (size_t)c;
+    const double *v[12];
+    for (int j = 0; j < 12; j++) v[j] = u + (size_t)vi[j] * sc;
+    double *oe = ue + (size_t)c * sc, *on = un + (size_t)c * sc, *ok = ke + (size_t)c * sc;
+    double *oz = zeta + (size_t)c * sc;
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) {
+        const double a0 = x0[k], a1 = x1[k], a2 = x2[k], a3 = x3[k];
+        oe[k] = (pr[0] * a0 + pr[2] * a1) + (pr[4] * a2 + pr[6] * a3);
+        on[k] = (pr[1] * a0 + pr[3] * a1) + (pr[5] * a2 + pr[7] * a3);
+        const double m0 = (mf[0] * a0 + mf[1] * a1) + (mf[2] * a2 + mf[3] * a3);
+        const double m1 = (mf[4] * a0 + mf[5] * a1) + (mf[6] * a2 + mf[7] * a3);
+        const double m2 = (mf[8] * a0 + mf[9] * a1) + (mf[10] * a2 + mf[11] * a3);
+        const double m3 = (mf[12] * a0 + mf[13] * a1) + (mf[14] * a2 + mf[15] * a3);
+        ok[k] = h * ((a0 * m0 + a1 * m1) + (a2 * m2 + a3 * m3));
+        double z = 0.0;
+        for (int j = 0; j < 12; j++) z += vw[j] * v[j][k];
+        oz[k] = z;
+    }
+}
+
+/* One cell's share of the momentum tendency on an edge: F_c . n with
+ * F_c = -(zeta + f) k x U - wbar_c G_z U (the vertical advection of the
+ * reconstructed wind, centred, one-sided at the end layers). */
+static inline double gale_kb_nl_force(const gale_knl_t *nk, int nl, double q, double ne_,
+                                      double nn, const double *ue, const double *un,
+                                      const double *wb, int k)
+{
+    const int kl = k > 0 ? k - 1 : 0, ku = k < nl - 1 ? k + 1 : nl - 1;
+    const double wc = 0.5 * (wb[k] + wb[k + 1]), r = nk->rd2c[k];
+    const double fe = q * un[k] - wc * ((ue[ku] - ue[kl]) * r);
+    const double fn = -(q * ue[k]) - wc * ((un[ku] - un[kl]) * r);
+    return fe * ne_ + fn * nn;
+}
+
+/* The strong-form momentum tendency of edge e: the mean of its cells' F . n
+ * less the kinetic-energy gradient (K2 - K1) / d_e. */
+static inline void gale_kb_nl_mom(const gale_kmesh_t *km, const gale_knl_t *nk, int e,
+                                  const double *restrict ue, const double *restrict un,
+                                  const double *restrict ke, const double *restrict zeta,
+                                  const double *restrict wb, double *restrict a)
+{
+    const int nl = km->nlev, sc = km->sc, si = km->si;
+    const int c1 = km->edge_cell[2 * e], c2 = km->edge_cell[2 * e + 1];
+    const double *e1 = ue + (size_t)c1 * sc, *n1 = un + (size_t)c1 * sc;
+    const double *e2 = ue + (size_t)c2 * sc, *n2 = un + (size_t)c2 * sc;
+    const double *k1 = ke + (size_t)c1 * sc, *k2 = ke + (size_t)c2 * sc;
+    const double *z1 = zeta + (size_t)c1 * sc, *z2 = zeta + (size_t)c2 * sc;
+    const double *w1 = wb + (size_t)c1 * si, *w2 = wb + (size_t)c2 * si;
+    const double *nr = nk->nrm + 4 * (size_t)e, f1 = nk->fcor[c1], f2 = nk->fcor[c2];
+    const double rd = km->erdist[e];
+    double *o = a + (size_t)e * sc;
+    for (int k = 0; k < nl; k++) {
+        const double g1 = gale_kb_nl_force(nk, nl, z1[k] + f1, nr[0], nr[1], e1, n1, w1, k);
+        const double g2 = gale_kb_nl_force(nk, nl, z2[k] + f2, nr[2], nr[3], e2, n2, w2, k);
+        o[k] = 0.5 * (g1 + g2) - (k2[k] - k1[k]) * rd;
+    }
+}
+
+#endif

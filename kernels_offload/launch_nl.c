@@ -1,0 +1,112 @@
+/* Offload launch layer of the nonlinear core's kernels: the bodies of
+ * gale_kbodies_nl.h as target regions, one device thread per column or
+ * edge, on the device and with the residency scheme of launch.c
+ * (gale_koffload.h); the dispatch is the one shared with the CPU layer
+ * (gale_knl_switch.h). The bodies read the whole kmesh, so they get
+ * gale_k_init's device copy of it (gale_koff_kmesh). */
+#include "gale_base.h"
+#include "gale_koffload.h" /* GALE_SIMD, before the body headers */
+
+#include <omp.h>
+
+#include "gale_kbodies_nl.h"
+#include "gale_ktimers.h"
+
+/* The nonlinear core's static data as the kernels see it (device addresses,
+ * or host ones in unified memory). */
+typedef struct {
+    gale_knl_t *nd;
+    int on_device; /* nd was allocated on the device */
+} nl_impl_t;
+
+static int kt[GALE_NL_NK]; /* kernel timers (gale_ktimers.h) */
+#define IMPL(nk) ((const nl_impl_t *)(nk)->impl)
+
+static size_t prof_bytes(const gale_knl_t *nk)
+{
+    return (size_t)GALE_NLP_N * (size_t)nk->si * sizeof(double);
+}
+
+int gale_knl_init(gale_knl_t *nk)
+{
+    gale_kt_register(kt, gale_knl_names, GALE_NL_NK);
+    const size_t nc = nk->ncell, ne = nk->nedge, D = sizeof(double);
+    gale_koff_map(nk->prof, prof_bytes(nk));
+    gale_koff_map(nk->fcor, nc * D);
+    gale_koff_map(nk->prc, 8 * nc * D);
+    gale_koff_map(nk->nrm, 4 * ne * D);
+    gale_koff_map(nk->vidx, 12 * nc * sizeof(int));
+    gale_koff_map(nk->vw, 12 * nc * D);
+    gale_koff_map(nk->rd2i, (size_t)nk->si * D);
+    gale_koff_map(nk->rd2c, (size_t)nk->sc * D);
+    gale_knl_t t = *nk;
+    t.prof = gale_koff_ptr(nk->prof), t.fcor = gale_koff_ptr(nk->fcor);
+    t.prc = gale_koff_ptr(nk->prc), t.nrm = gale_koff_ptr(nk->nrm);
+    t.vidx = gale_koff_ptr(nk->vidx), t.vw = gale_koff_ptr(nk->vw);
+    t.rd2i = gale_koff_ptr(nk->rd2i), t.rd2c = gale_koff_ptr(nk->rd2c);
+    t.impl = NULL;
+    nl_impl_t *im = NULL;
+    GALE_ALLOC(im, 1);
+    if (t.prof == nk->prof) { /* unified memory: the kernels take host addresses */
+        GALE_ALLOC(im->nd, 1);
+        *im->nd = t;
+    } else {
+        const int dev = gale_koff_dev();
+        im->nd = omp_target_alloc(sizeof t, dev);
+        if (!im->nd ||
+            omp_target_memcpy(im->nd, &t, sizeof t, 0, 0, dev, omp_get_initial_device()))
+            GALE_ERROR(GALE_ERR_MEM, "cannot place the nonlinear core's data on device %d", dev);
+        im->on_device = 1;
+        gale_koff_count_const((double)sizeof t);
+    }
+    nk->impl = im;
+    return GALE_OK;
+}
+
+/* The host rewrote nk->prof in place: refresh its device copy (the device
+ * address, and so the copy of the struct, stays). */
+int gale_knl_set_profile(gale_knl_t *nk)
+{
+    const nl_impl_t *im = IMPL(nk);
+    if (!im || !im->on_device) return GALE_OK; /* unified memory: nothing to copy */
+    const char *p = (const char *)nk->prof;
+    const size_t b = prof_bytes(nk);
+#pragma omp target update to(p[0 : b]) device(gale_koff_dev())
+    gale_koff_count_const((double)b);
+    return GALE_OK;
+}
+
+void gale_knl_finalize(gale_knl_t *nk)
+{
+    nl_impl_t *im = nk->impl;
+    if (!im) return;
+    if (im->on_device) omp_target_free(im->nd, gale_koff_dev());
+    else gale_free(im->nd);
+    const void *a[] = {nk->prof, nk->fcor, nk->prc, nk->nrm, nk->vidx, nk->vw, nk->rd2i, nk->rd2c};
+    for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_koff_unmap(a[i]);
+    gale_free(im);
+    nk->impl = NULL;
+}
+
+void gale_k_nl(int id, const gale_kmesh_t *km, const gale_knl_t *nk, int i0, int i1,
+               const double s[2], double *const f[GALE_NL_MAXF])
+{
+    if (i1 <= i0) return;
+    TSTART;
+    const int dev = gale_koff_dev();
+    const gale_kmesh_t *kd = gale_koff_kmesh(km);
+    const gale_knl_t *nd = IMPL(nk)->nd;
+    double *F0 = gale_koff_ptr(f[0]), *F1 = gale_koff_ptr(f[1]), *F2 = gale_koff_ptr(f[2]),
+           *F3 = gale_koff_ptr(f[3]), *F4 = gale_koff_ptr(f[4]), *F5 = gale_koff_ptr(f[5]),
+           *F6 = gale_koff_ptr(f[6]), *F7 = gale_koff_ptr(f[7]);
+    const double s0 = s[0], s1 = s[1];
+/* _Pragma takes one string literal, not a concatenation */
+#define GALE_NL_PRAGMA \
+    _Pragma("omp target teams distribute parallel for device(dev) is_device_ptr(kd, nd, F0, F1, F2, F3, F4, F5, F6, F7)")
+#define GALE_NL_FOR(i, i0, i1) GALE_NL_PRAGMA for (int i = i0; i < i1; i++)
+#include "gale_knl_switch.h"
+#undef GALE_NL_FOR
+#undef GALE_NL_PRAGMA
+    (void)s1;
+    TSTOP(id);
+}

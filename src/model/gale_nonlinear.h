@@ -1,0 +1,60 @@
+/* The nonlinear core: GungHo's compressible Euler equations on the rotating
+ * sphere with the iterated semi-implicit step (docs/nonlinear.md). Part of
+ * the algorithm layer beside the linear core: set-up of its geometry
+ * tables, reference state and test cases, the step, the budgets. Every loop
+ * over columns of a step is a PSy-layer launch. */
+#ifndef GALE_NONLINEAR_H
+#define GALE_NONLINEAR_H
+
+#include "gale_config.h"
+#include "gale_psy.h"
+#include "gale_transport.h"
+
+struct gale_model;
+
+/* The per-step budgets (collective to compute, the same on every rank). */
+typedef struct {
+    double mass;          /* integral of rho [kg] */
+    double energy;        /* integral of rho (K + cv T + g z) [J] */
+    double kinetic, internal, potential;
+    double entropy;       /* integral of rho cp ln(theta) [J K-1] */
+    double ps_min, ps_max;/* surface pressure [Pa] */
+    double max_v;         /* max |meridional wind| at cell centres [m s-1] */
+} gale_nl_budget_t;
+
+typedef struct gale_nl {
+    gale_knl_t k;
+    /* host tables (k points at them) */
+    double *prof, *fcor, *prc, *nrm, *vw, *rd2i, *rd2c;
+    int *vidx;
+    double *thref, *piref; /* the reference profile: theta* [si], Pi* [sc] */
+    double next_reset;     /* model time of the next reference reset [s] */
+    int resets;
+    gale_transport_t tr;   /* reconstruction stencils and their scratch */
+    /* fields: rho is prognostic (u, w, theta = m->b, Pi = m->p are the model's) */
+    gale_field_t rho;
+    gale_field_t un, wn, thn, rhon;                /* time level n */
+    gale_field_t ua, wa, tha, rhoa;                /* transported (departure) values */
+    gale_field_t ubar, wbar, f, fi, t1;            /* the advecting wind and its fluxes */
+    gale_field_t tu, tw, tth, trho, tq;            /* tendencies */
+    gale_field_t ue, vn, ke, zeta;                 /* per cell: reconstructed wind, K, vorticity */
+    gale_field_t pgn, fvn, pg, fv;                 /* forcing at n and at the latest estimate */
+    gale_field_t Ru, Rw, Rth, Rrho;                /* residuals */
+    gale_field_t ru, rw, rb, rp, du, dw, db, dp;   /* the mixed system's right-hand side, solution */
+    gale_nl_budget_t b0, b;                        /* at the start, now */
+    double max_mass_change, max_energy_change;     /* relative, over the run */
+} gale_nl_t;
+
+/* Collective, from gale_model_setup once the mesh, psy and geometry exist:
+ * the case's initial state, the reference state, the kernels' tables. */
+int gale_nl_setup(struct gale_model *m);
+void gale_nl_free(struct gale_model *m);
+/* Collective: one step of length m->dt. */
+int gale_nl_step(struct gale_model *m);
+/* Collective: the budgets of the current state. */
+int gale_nl_budget(struct gale_model *m, gale_nl_budget_t *b);
+/* The reference c^2 and N^2 of the case (the preconditioner's constants),
+ * before anything is set up. */
+void gale_nl_constants(const gale_config_t *cfg, double *c2, double *n2);
+
+#endif

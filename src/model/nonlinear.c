@@ -1,0 +1,681 @@
+/* The nonlinear core (docs/nonlinear.md): geometry tables of the
+ * vector-invariant terms, the reference state, the test cases, the iterated
+ * semi-implicit step and the budgets. */
+#include "gale_nonlinear.h"
+
+#include "gale_base.h"
+#include "gale_model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- small vector helpers ---- */
+
+static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static void cross3(const double a[3], const double b[3], double c[3])
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* The local east and north unit vectors at x (unit vector). */
+static void east_north(const double x[3], double e[3], double n[3])
+{
+    const double lon = atan2(x[1], x[0]), lat = asin(fmax(-1.0, fmin(1.0, x[2])));
+    e[0] = -sin(lon), e[1] = cos(lon), e[2] = 0.0;
+    n[0] = -sin(lat) * cos(lon), n[1] = -sin(lat) * sin(lon), n[2] = cos(lat);
+}
+
+typedef struct { gale_gid_t gid; int local; } pair_t;
+
+static int pair_cmp(const void *a, const void *b)
+{
+    gale_gid_t x = ((const pair_t *)a)->gid, y = ((const pair_t *)b)->gid;
+    return x < y ? -1 : x > y;
+}
+
+static int find_local(const pair_t *p, int n, gale_gid_t g)
+{
+    pair_t key = {g, 0}, *hit = bsearch(&key, p, (size_t)n, sizeof key, pair_cmp);
+    return hit ? hit->local : -1;
+}
+
+/* ---- the tables of the vector-invariant terms ---- */
+
+/* Per cell: the reconstruction U_c = G^-1 sum_s l_s d_s (sigma_s u_s), d_s
+ * the tangent-plane vector from the centre to the edge's midpoint, G =
+ * sum_s l_s d_s n_s^T (exact for a uniform wind whatever the cell's shape);
+ * the Coriolis parameter. Per edge: its normal in both cells' bases. */
+static int build_recon(gale_model_t *m, gale_nl_t *s)
+{
+    const gale_local_t *lm = &m->lm;
+    const int nc = gale_psy_local(m->psy, GALE_LOC_CELL), ne = gale_psy_local(m->psy, GALE_LOC_EDGE);
+    const double R = m->cs.radius, om = m->cfg.planet.omega;
+    GALE_ALLOC(s->fcor, nc);
+    GALE_ALLOC(s->prc, 8 * (size_t)nc);
+    GALE_ALLOC(s->nrm, 4 * (size_t)ne);
+    for (int c = 0; c < nc; c++) {
+        double x[3], E[3], N[3], d[4][2], nn[4][2], l[4];
+        gale_cs_cell_centre(&m->cs, lm->cell_gid[c], x);
+        east_north(x, E, N);
+        s->fcor[c] = 2.0 * om * x[2];
+        double G[2][2] = {{0, 0}, {0, 0}};
+        for (int k = 0; k < 4; k++) {
+            gale_edge_geom_t eg;
+            gale_cs_edge_geom(&m->cs, lm->edge_gid[lm->cell_edge[4 * c + k]], &eg);
+            const double sg = m->cell_sign[4 * c + k], cm = dot3(eg.mid, x);
+            double v[3];
+            for (int i = 0; i < 3; i++) v[i] = eg.mid[i] - cm * x[i];
+            const double vl = sqrt(dot3(v, v)), arc = gale_arc(x, eg.mid);
+            for (int i = 0; i < 3; i++) v[i] *= R * arc / vl;
+            d[k][0] = dot3(v, E), d[k][1] = dot3(v, N);
+            nn[k][0] = sg * dot3(eg.normal, E), nn[k][1] = sg * dot3(eg.normal, N);
+            l[k] = eg.length;
+            for (int i = 0; i < 2; i++)
+                for (int j = 0; j < 2; j++) G[i][j] += l[k] * d[k][i] * nn[k][j];
+        }
+        const double det = G[0][0] * G[1][1] - G[0][1] * G[1][0];
+        GALE_ASSERT(det > 0);
+        const double Gi[2][2] = {{G[1][1] / det, -G[0][1] / det}, {-G[1][0] / det, G[0][0] / det}};
+        for (int k = 0; k < 4; k++) {
+            const double sg = m->cell_sign[4 * c + k];
+            for (int i = 0; i < 2; i++)
+                s->prc[8 * c + 2 * k + i] = sg * l[k] * (Gi[i][0] * d[k][0] + Gi[i][1] * d[k][1]);
+        }
+    }
+    for (int e = 0; e < ne; e++) {
+        gale_edge_geom_t eg;
+        gale_cs_edge_geom(&m->cs, lm->edge_gid[e], &eg);
+        for (int j = 0; j < 2; j++) {
+            const int c = lm->edge_cell[2 * e + j];
+            if (c < 0) continue;
+            double x[3], E[3], N[3];
+            gale_cs_cell_centre(&m->cs, lm->cell_gid[c], x);
+            east_north(x, E, N);
+            s->nrm[4 * e + 2 * j] = dot3(eg.normal, E);
+            s->nrm[4 * e + 2 * j + 1] = dot3(eg.normal, N);
+        }
+    }
+    return GALE_OK;
+}
+
+/* Per cell (those whose corners' edges are all local): the vorticity as the
+ * mean of the circulations about its four corners, each sum_e +-u_e d_e
+ * over the corner's edges divided by the corner's dual area (a quarter of
+ * each cell about it). A gradient field has no circulation, to round-off. */
+static int build_vorticity(gale_model_t *m, gale_nl_t *s)
+{
+    const gale_local_t *lm = &m->lm;
+    const int nc = gale_psy_local(m->psy, GALE_LOC_CELL), ne = gale_psy_local(m->psy, GALE_LOC_EDGE);
+    const int nst = gale_psy_stencil_cells(m->psy);
+    GALE_ALLOC(s->vidx, 12 * (size_t)nc);
+    GALE_ALLOC(s->vw, 12 * (size_t)nc);
+    pair_t *ep = NULL;
+    GALE_ALLOC(ep, ne);
+    for (int e = 0; e < ne; e++) ep[e] = (pair_t){lm->edge_gid[e], e};
+    qsort(ep, (size_t)ne, sizeof *ep, pair_cmp);
+    for (int c = 0; c < nc; c++) {
+        int *vi = s->vidx + 12 * c;
+        double *vw = s->vw + 12 * c;
+        for (int j = 0; j < 12; j++) vi[j] = lm->cell_edge[4 * c], vw[j] = 0.0;
+        if (c >= nst) continue; /* never read: its corners reach outside the halo */
+        const gale_gid_t g = lm->cell_gid[c];
+        gale_gid_t cand[9], verts[4];
+        int ncand = gale_cs_cell_vnbrs(&m->cs, g, cand);
+        cand[ncand++] = g;
+        gale_cs_cell_verts(&m->cs, g, verts);
+        int n = 0;
+        gale_gid_t egid[12];
+        for (int v = 0; v < 4; v++) {
+            double xv[3];
+            gale_cs_vert_xyz(&m->cs, verts[v], xv);
+            /* the dual area and the edges about the corner, each once */
+            double av = 0;
+            gale_gid_t seen[8];
+            int nseen = 0;
+            for (int i = 0; i < ncand; i++) {
+                gale_gid_t cv[4], ce[4];
+                gale_cs_cell_verts(&m->cs, cand[i], cv);
+                int has = 0;
+                for (int j = 0; j < 4; j++) has |= cv[j] == verts[v];
+                if (!has) continue;
+                av += 0.25 * gale_cs_cell_area(&m->cs, cand[i]);
+                gale_cs_cell_edges(&m->cs, cand[i], ce);
+                for (int j = 0; j < 4; j++) {
+                    gale_gid_t ev[2];
+                    gale_cs_edge_verts(&m->cs, ce[j], ev);
+                    if (ev[0] != verts[v] && ev[1] != verts[v]) continue;
+                    int dup = 0;
+                    for (int q = 0; q < nseen; q++) dup |= seen[q] == ce[j];
+                    if (!dup) seen[nseen++] = ce[j];
+                }
+            }
+            /* the circulation's sign: + when the normal turns counterclockwise about the corner */
+            double wts[8];
+            for (int q = 0; q < nseen; q++) {
+                gale_edge_geom_t eg;
+                gale_cs_edge_geom(&m->cs, seen[q], &eg);
+                double t[3], ccw[3];
+                for (int i = 0; i < 3; i++) t[i] = eg.mid[i] - xv[i];
+                cross3(xv, t, ccw);
+                wts[q] = (dot3(eg.normal, ccw) > 0 ? 1.0 : -1.0) * eg.dist / av * 0.25;
+            }
+            for (int q = 0; q < nseen; q++) {
+                int j = 0;
+                while (j < n && egid[j] != seen[q]) j++;
+                if (j == n) {
+                    GALE_ASSERT(n < 12);
+                    egid[n] = seen[q];
+                    vw[n] = 0.0;
+                    n++;
+                }
+                vw[j] += wts[q];
+            }
+        }
+        /* in gid order: the same sum on every rank */
+        for (int a = 1; a < n; a++)
+            for (int b = a; b > 0 && egid[b] < egid[b - 1]; b--) {
+                gale_gid_t tg = egid[b];
+                egid[b] = egid[b - 1], egid[b - 1] = tg;
+                double tw = vw[b];
+                vw[b] = vw[b - 1], vw[b - 1] = tw;
+            }
+        for (int j = 0; j < n; j++) {
+            vi[j] = find_local(ep, ne, egid[j]);
+            GALE_ASSERT(vi[j] >= 0);
+        }
+    }
+    gale_free(ep);
+    return GALE_OK;
+}
+
+/* ---- the reference state ---- */
+
+static double cv_of(const gale_config_t *c) { return c->planet.cp - c->planet.rd; }
+
+void gale_nl_constants(const gale_config_t *cfg, double *c2, double *n2)
+{
+    const double g = cfg->planet.gravity, cp = cfg->planet.cp, gam = cp / cv_of(cfg);
+    double T = cfg->initial.theta0;
+    *n2 = cfg->physics.bvf_square;
+    if (cfg->initial.kase == GALE_CASE_RESTING && cfg->initial.profile == GALE_PROFILE_ISOTHERMAL)
+        *n2 = g * g / (cp * T);
+    if (cfg->initial.kase == GALE_CASE_BAROCLINIC_WAVE) { /* T0 and its lapse rate */
+        T = 275.0;
+        *n2 = g / T * (g / cp - 0.005);
+    }
+    *c2 = gam * cfg->planet.rd * T;
+}
+
+/* The reference profile: the horizontal mean of theta and of Pi in the
+ * lowest layer, Pi* above it in discrete hydrostatic balance with theta*,
+ * rho* from the equation of state; then the operator's rows (gale_knl.h).
+ * One global sum (per 46 levels). */
+static int set_reference(gale_model_t *m, gale_nl_t *s)
+{
+    const gale_config_t *cfg = &m->cfg;
+    const int nl = m->km.nlev, si = m->km.si, c0 = gale_psy_owned(m->psy, GALE_LOC_CELL);
+    const double cp = cfg->planet.cp, g = cfg->planet.gravity, rd = cfg->planet.rd;
+    const double kap = s->k.kap, p0 = cfg->planet.p_zero;
+    GALE_CALL(gale_psy_to_host(&m->b));
+    GALE_CALL(gale_psy_to_host(&m->p));
+    const double *th = gale_fd(&m->b), *pi = gale_fd(&m->p);
+    double *mean = NULL;
+    GALE_ALLOC(mean, nl + 3);
+    /* values 0..nl: theta, nl + 1: Pi_0, nl + 2: the area */
+    for (int v0 = 0; v0 < nl + 3; v0 += GALE_GSUM_MAX) {
+        const int nv = nl + 3 - v0 < GALE_GSUM_MAX ? nl + 3 - v0 : GALE_GSUM_MAX;
+        gale_psy_sum_t sum;
+        gale_psy_sum_init(&sum);
+        gale_rsum_t *acc[GALE_GSUM_MAX];
+        for (int i = 0; i < nv; i++) acc[i] = gale_psy_sum_term(&sum);
+        for (int c = 0; c < c0; c++)
+            for (int i = 0; i < nv; i++) {
+                const int v = v0 + i;
+                const double a = m->area[c];
+                gale_rsum_add(acc[i], v <= nl ? a * th[(size_t)c * si + v]
+                                      : v == nl + 1 ? a * pi[(size_t)c * m->km.sc] : a);
+            }
+        GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, mean + v0));
+    }
+    const double area = mean[nl + 2];
+    double *thr = s->thref, *pir = s->piref;
+    for (int k = 0; k <= nl; k++) thr[k] = mean[k] / area;
+    pir[0] = mean[nl + 1] / area;
+    gale_free(mean);
+    for (int k = 1; k < nl; k++) pir[k] = pir[k - 1] - g * m->dzi[k] / (cp * thr[k]);
+    double *P = s->prof;
+#define ROW(r) (P + (size_t)(r) * si)
+    memset(P, 0, sizeof(double) * GALE_NLP_N * (size_t)si);
+    double rhoc[4096 + 1], thc[4096 + 1], dth[4096 + 2];
+    GALE_ASSERT(nl <= 4096);
+    for (int k = 0; k < nl; k++) {
+        thc[k] = 0.5 * (thr[k] + thr[k + 1]);
+        rhoc[k] = p0 * pow(pir[k], 1.0 / kap) / (rd * thc[k]);
+    }
+    for (int k = 0; k <= nl; k++) {
+        const int kl = k > 0 ? k - 1 : 0, ku = k < nl ? k + 1 : nl;
+        dth[k] = (thr[ku] - thr[kl]) / (m->z_if[ku] - m->z_if[kl]);
+        ROW(GALE_NLP_THI)[k] = thr[k];
+        ROW(GALE_NLP_N2R)[k] = g * dth[k] / thr[k] / s->k.n2r;
+        ROW(GALE_NLP_RB)[k] = g / (thr[k] * s->k.n2r);
+    }
+    for (int k = 1; k < nl; k++) {
+        ROW(GALE_NLP_GZA)[k] = thr[k] / thc[k];
+        ROW(GALE_NLP_GZB)[k] = thr[k] / thc[k - 1];
+        ROW(GALE_NLP_BETA)[k] = -cp * thr[k] * (pir[k] - pir[k - 1]) * m->rdzi[k] / g;
+        ROW(GALE_NLP_RHOI)[k] = 0.5 * (rhoc[k - 1] + rhoc[k]);
+    }
+    for (int k = 0; k < nl; k++) {
+        const double c2 = cp * (rd / (cp - rd)) * thc[k] * pir[k];
+        ROW(GALE_NLP_RC2)[k] = 1.0 / c2;
+        ROW(GALE_NLP_WLO)[k] = -ROW(GALE_NLP_RHOI)[k] / (rhoc[k] * m->dz[k]) + dth[k] / (2.0 * thc[k]);
+        ROW(GALE_NLP_WHI)[k] = ROW(GALE_NLP_RHOI)[k + 1] / (rhoc[k] * m->dz[k]) + dth[k + 1] / (2.0 * thc[k]);
+        ROW(GALE_NLP_RRHO)[k] = 1.0 / rhoc[k];
+        ROW(GALE_NLP_TC2)[k] = 1.0 / (2.0 * thc[k]);
+        ROW(GALE_NLP_RHOC)[k] = rhoc[k];
+    }
+#undef ROW
+    s->resets++;
+    return gale_knl_set_profile(&s->k);
+}
+
+/* ---- the test cases ---- */
+
+/* The balanced background of the case at (lon, lat, z): theta, Exner, and
+ * the wind (east, north). */
+static void background(const gale_model_t *m, double lon, double lat, double z, double *th,
+                       double *ex, double *ue, double *vn)
+{
+    const gale_config_t *cfg = &m->cfg;
+    const double g = cfg->planet.gravity, cp = cfg->planet.cp, rd = cfg->planet.rd;
+    const double kap = rd / cp, a = m->cs.radius, om = cfg->planet.omega;
+    *ue = *vn = 0.0;
+    switch (cfg->initial.kase) {
+    case GALE_CASE_RESTING:
+        if (cfg->initial.profile == GALE_PROFILE_ISOTHERMAL) {
+            const double T0 = cfg->initial.theta0;
+            *ex = exp(-g * z / (cp * T0));
+            *th = T0 / *ex;
+        } else {
+            const double n2 = cfg->physics.bvf_square, ts = cfg->initial.theta0;
+            *th = ts * exp(n2 * z / g);
+            *ex = 1.0 + g * g / (cp * ts * n2) * (exp(-n2 * z / g) - 1.0);
+        }
+        break;
+    case GALE_CASE_DCMIP31: {
+        /* DCMIP 2012 test 3-1: T_eq = 300 K, p_eq = 1000 hPa at the equator */
+        const double n2 = cfg->physics.bvf_square, u0 = cfg->initial.u0, teq = 300.0, peq = 1.0e5;
+        const double G = g * g / (n2 * cp), c2l = cos(2.0 * lat) - 1.0, w2 = u0 + 2.0 * om * a;
+        const double ts = G + (teq - G) * exp(-(u0 * n2 / (4.0 * g * g)) * w2 * c2l);
+        const double ps = peq * exp(u0 / (4.0 * G * rd) * w2 * c2l) * pow(ts / teq, cp / rd);
+        const double p = ps * pow(G / ts * exp(-n2 * z / g) + 1.0 - G / ts, cp / rd);
+        *ex = pow(p / cfg->planet.p_zero, kap);
+        *th = ts * pow(cfg->planet.p_zero / ps, kap) * exp(n2 * z / g);
+        *ue = u0 * cos(lat);
+        break;
+    }
+    case GALE_CASE_BAROCLINIC_WAVE: {
+        /* Ullrich et al. (2014), shallow atmosphere (docs/nonlinear.md) */
+        const double te = 310.0, tp = 240.0, lapse = 0.005, kk = 3.0, bb = 2.0;
+        const double t0 = 0.5 * (te + tp), A = 1.0 / lapse, B = (t0 - tp) / (t0 * tp);
+        const double C = 0.5 * (kk + 2.0) * (te - tp) / (te * tp), H = rd * t0 / g;
+        const double sz = z / (bb * H), ez = exp(-sz * sz);
+        const double tau1 = A * lapse / t0 * exp(lapse * z / t0) + B * (1.0 - 2.0 * sz * sz) * ez;
+        const double tau2 = C * (1.0 - 2.0 * sz * sz) * ez;
+        const double it1 = A * (exp(lapse * z / t0) - 1.0) + B * z * ez, it2 = C * z * ez;
+        const double cl = cos(lat), ft = pow(cl, kk) - kk / (kk + 2.0) * pow(cl, kk + 2.0);
+        const double T = 1.0 / (tau1 - tau2 * ft);
+        const double p = cfg->planet.p_zero * exp(-g / rd * (it1 - it2 * ft));
+        *ex = pow(p / cfg->planet.p_zero, kap);
+        *th = T / *ex;
+        const double bigu = g / a * kk * it2 * (pow(cl, kk - 1.0) - pow(cl, kk + 1.0)) * T;
+        const double orc = om * a * cl;
+        *ue = -orc + sqrt(orc * orc + a * cl * bigu);
+        break;
+    }
+    default: *th = 300.0, *ex = 1.0; break;
+    }
+}
+
+/* The baroclinic wave's stream-function perturbation (Ullrich et al. 2014):
+ * psi = -u_p d0 Z(z) cos^4(pi d / (2 d0)), d the great-circle distance to
+ * (20 E, 40 N) in radians, d0 = 1/6, Z = 1 - 3 (z/zp)^2 + 2 (z/zp)^3 below
+ * zp = 15 km; u' = -dpsi/dlat, v' = dpsi/dlon / cos(lat) (centred
+ * differences of 1e-5 rad). */
+static double bw_psi(double up, double lon, double lat, double z)
+{
+    const double lc = GALE_PI / 9.0, pc = 2.0 * GALE_PI / 9.0, d0 = 1.0 / 6.0, zp = 15000.0;
+    if (z >= zp) return 0.0;
+    const double x = sin(pc) * sin(lat) + cos(pc) * cos(lat) * cos(lon - lc);
+    const double r = acos(fmax(-1.0, fmin(1.0, x))) / d0;
+    if (r > 1.0) return 0.0;
+    const double zt = 1.0 - 3.0 * (z / zp) * (z / zp) + 2.0 * pow(z / zp, 3.0);
+    return -up * d0 * zt * pow(cos(0.5 * GALE_PI * r), 4.0);
+}
+
+static void perturbation_wind(const gale_model_t *m, double lon, double lat, double z, double *ue,
+                              double *vn)
+{
+    const double up = m->cfg.initial.perturbation, h = 1e-5;
+    *ue = *vn = 0.0;
+    if (m->cfg.initial.kase != GALE_CASE_BAROCLINIC_WAVE || up == 0.0) return;
+    *ue = -(bw_psi(up, lon, lat + h, z) - bw_psi(up, lon, lat - h, z)) / (2.0 * h);
+    *vn = (bw_psi(up, lon + h, lat, z) - bw_psi(up, lon - h, lat, z)) / (2.0 * h * cos(lat));
+}
+
+/* dcmip31's potential temperature perturbation (the linear core's). */
+static double theta_perturbation(const gale_model_t *m, double lon, double lat, double z)
+{
+    const gale_config_t *cfg = &m->cfg;
+    if (cfg->initial.kase != GALE_CASE_DCMIP31) return 0.0;
+    const double lonc = cfg->initial.centre_lon * GALE_PI / 180.0;
+    const double latc = cfg->initial.centre_lat * GALE_PI / 180.0;
+    const double xc[3] = {cos(latc) * cos(lonc), cos(latc) * sin(lonc), sin(latc)};
+    const double x[3] = {cos(lat) * cos(lon), cos(lat) * sin(lon), sin(lat)};
+    const double d = cfg->initial.half_width, r = m->cs.radius * gale_arc(xc, x);
+    return cfg->initial.dtheta * d * d / (d * d + r * r) *
+           sin(2.0 * GALE_PI * z / cfg->initial.vertical_wavelength);
+}
+
+/* Every local column: theta at interfaces (background + perturbation), Pi
+ * of the background in discrete hydrostatic balance from the lowest layer's
+ * analytic value, rho from the equation of state with the perturbed theta
+ * (DCMIP: the pressure is not perturbed), u the normal wind on edges. */
+static int initial_state(gale_model_t *m, gale_nl_t *s)
+{
+    const gale_config_t *cfg = &m->cfg;
+    const int nc = gale_psy_local(m->psy, GALE_LOC_CELL), ne = gale_psy_local(m->psy, GALE_LOC_EDGE);
+    const int nl = m->km.nlev, sc = m->km.sc, si = m->km.si;
+    const double g = cfg->planet.gravity, cp = cfg->planet.cp, rd = cfg->planet.rd;
+    const double p0 = cfg->planet.p_zero, kap = s->k.kap;
+    double *th = gale_fd(&m->b), *pi = gale_fd(&m->p), *rho = gale_fd(&s->rho), *u = gale_fd(&m->u);
+    double *thb = NULL;
+    GALE_ALLOC(thb, nl + 1);
+    for (int c = 0; c < nc; c++) {
+        const double lon = m->lon[c], lat = m->lat[c];
+        double *tc = th + (size_t)c * si, *pc = pi + (size_t)c * sc, *rc = rho + (size_t)c * sc;
+        double ex, ue, vn;
+        for (int k = 0; k <= nl; k++) {
+            background(m, lon, lat, m->z_if[k], &thb[k], &ex, &ue, &vn);
+            tc[k] = thb[k] + theta_perturbation(m, lon, lat, m->z_if[k]);
+        }
+        double t0;
+        background(m, lon, lat, m->z_c[0], &t0, &pc[0], &ue, &vn);
+        for (int k = 1; k < nl; k++) pc[k] = pc[k - 1] - g * m->dzi[k] / (cp * thb[k]);
+        for (int k = 0; k < nl; k++)
+            rc[k] = p0 * pow(pc[k], 1.0 / kap) / (rd * (0.5 * (tc[k] + tc[k + 1])));
+    }
+    gale_free(thb);
+    for (int e = 0; e < ne; e++) {
+        gale_edge_geom_t eg;
+        gale_cs_edge_geom(&m->cs, m->lm.edge_gid[e], &eg);
+        double E[3], N[3], lon, lat;
+        east_north(eg.mid, E, N);
+        gale_lonlat(eg.mid, &lon, &lat);
+        const double ne_ = dot3(eg.normal, E), nn = dot3(eg.normal, N);
+        for (int k = 0; k < nl; k++) {
+            double t, ex, ue, vn, pu, pv;
+            background(m, lon, lat, m->z_c[k], &t, &ex, &ue, &vn);
+            perturbation_wind(m, lon, lat, m->z_c[k], &pu, &pv);
+            u[(size_t)e * sc + k] = (ue + pu) * ne_ + (vn + pv) * nn;
+        }
+    }
+    gale_field_t *f[4] = {&m->u, &m->b, &m->p, &s->rho};
+    for (int i = 0; i < 4; i++) GALE_CALL(gale_psy_host_wrote(m->psy, f[i], 1));
+    GALE_CALL(gale_psy_host_wrote(m->psy, &m->w, 1)); /* zero */
+    /* Pi from the equation of state, as every step leaves it */
+    return gale_psy_nl(m->psy, &s->k, GALE_NL_EOS, 0, 0, (gale_field_t *[]){&s->rho, &m->b, &m->p});
+}
+
+/* ---- set-up ---- */
+
+static int fld(gale_model_t *m, gale_field_t *f, const char *name, gale_loc_t loc, int layers)
+{
+    return gale_psy_field_create(m->psy, f, name, loc, layers, 8);
+}
+
+int gale_nl_setup(gale_model_t *m)
+{
+    const gale_config_t *cfg = &m->cfg;
+    const int kase = cfg->initial.kase;
+    if (kase != GALE_CASE_RESTING && kase != GALE_CASE_DCMIP31 && kase != GALE_CASE_BAROCLINIC_WAVE)
+        GALE_ERROR(GALE_ERR_INPUT, "[dynamics] equations = nonlinear runs case resting, dcmip31 or "
+                   "baroclinic_wave, not %s (the linear core runs the others)",
+                   gale_config_choice("initial", "case", kase));
+    if (kase == GALE_CASE_BAROCLINIC_WAVE && cfg->planet.scaling != 1.0)
+        GALE_ERROR(GALE_ERR_INPUT, "case baroclinic_wave is on the full planet: set [planet] scaling "
+                   "= 1 (got %g)", cfg->planet.scaling);
+    if (!m->consistent)
+        GALE_ERROR(GALE_ERR_INPUT, "[dynamics] equations = nonlinear solves the mixed system: set "
+                   "[dynamics] mass_matrix = consistent");
+    if (m->cs.n < 2)
+        GALE_ERROR(GALE_ERR_INPUT, "the nonlinear core needs a mesh of at least C2 (got C%d)", m->cs.n);
+    gale_nl_t *s = NULL;
+    GALE_ALLOC(s, 1);
+    m->nl = s;
+    const int nl = m->km.nlev, si = m->km.si, sc = m->km.sc;
+    gale_knl_t *k = &s->k;
+    k->cp = cfg->planet.cp, k->rd = cfg->planet.rd, k->p0 = cfg->planet.p_zero;
+    k->kap = cfg->planet.rd / cv_of(cfg), k->g = cfg->planet.gravity, k->n2r = m->km.n2;
+    k->ncell = gale_psy_local(m->psy, GALE_LOC_CELL), k->nedge = gale_psy_local(m->psy, GALE_LOC_EDGE);
+    k->nlev = nl, k->sc = sc, k->si = si;
+    GALE_CALL(build_recon(m, s));
+    GALE_CALL(build_vorticity(m, s));
+    GALE_ALLOC(s->prof, GALE_NLP_N * (size_t)si);
+    GALE_ALLOC(s->rd2i, si);
+    GALE_ALLOC(s->rd2c, sc);
+    GALE_ALLOC(s->thref, si);
+    GALE_ALLOC(s->piref, sc);
+    for (int i = 1; i < nl; i++) s->rd2i[i] = 1.0 / (m->dz[i - 1] + m->dz[i]);
+    for (int i = 0; i < nl; i++) {
+        const int kl = i > 0 ? i - 1 : 0, ku = i < nl - 1 ? i + 1 : nl - 1;
+        s->rd2c[i] = ku > kl ? 1.0 / (m->z_c[ku] - m->z_c[kl]) : 0.0;
+    }
+    k->prof = s->prof, k->fcor = s->fcor, k->prc = s->prc, k->nrm = s->nrm;
+    k->vidx = s->vidx, k->vw = s->vw, k->rd2i = s->rd2i, k->rd2c = s->rd2c;
+    GALE_CALL(gale_knl_init(k));
+    GALE_CALL(gale_transport_stencils(&s->tr, m));
+    const gale_loc_t C = GALE_LOC_CELL, I = GALE_LOC_IFACE, E = GALE_LOC_EDGE;
+    struct { gale_field_t *f; const char *name; gale_loc_t loc; int layers; } fl[] = {
+        {&s->rho, "rho", C, nl},     {&s->un, "nl_un", E, nl},       {&s->wn, "nl_wn", I, nl},
+        {&s->thn, "nl_thn", I, nl},  {&s->rhon, "nl_rhon", C, nl},   {&s->ua, "nl_ua", E, nl},
+        {&s->wa, "nl_wa", I, nl},    {&s->tha, "nl_tha", I, nl},     {&s->rhoa, "nl_rhoa", C, nl},
+        {&s->ubar, "nl_ubar", E, nl}, {&s->wbar, "nl_wbar", I, nl},  {&s->f, "nl_f", E, nl},
+        {&s->fi, "nl_fi", E, nl + 1}, {&s->t1, "nl_t1", I, nl},      {&s->tu, "nl_tu", E, nl},
+        {&s->tw, "nl_tw", I, nl},    {&s->tth, "nl_tth", I, nl},     {&s->trho, "nl_trho", C, nl},
+        {&s->tq, "nl_tq", I, nl},    {&s->ue, "nl_ue", C, nl},       {&s->vn, "nl_vn", C, nl},
+        {&s->ke, "nl_ke", C, nl},    {&s->zeta, "nl_zeta", C, nl},   {&s->pgn, "nl_pgn", E, nl},
+        {&s->fvn, "nl_fvn", I, nl},  {&s->pg, "nl_pg", E, nl},       {&s->fv, "nl_fv", I, nl},
+        {&s->Ru, "nl_Ru", E, nl},    {&s->Rw, "nl_Rw", I, nl},       {&s->Rth, "nl_Rth", I, nl},
+        {&s->Rrho, "nl_Rrho", C, nl}, {&s->ru, "nl_ru", E, nl},      {&s->rw, "nl_rw", I, nl},
+        {&s->rb, "nl_rb", I, nl},    {&s->rp, "nl_rp", C, nl},       {&s->du, "nl_du", E, nl},
+        {&s->dw, "nl_dw", I, nl},    {&s->db, "nl_db", I, nl},       {&s->dp, "nl_dp", C, nl},
+    };
+    for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
+        GALE_CALL(fld(m, fl[i].f, fl[i].name, fl[i].loc, fl[i].layers));
+    GALE_CALL(initial_state(m, s));
+    GALE_CALL(set_reference(m, s));
+    s->next_reset = cfg->timestepping.reference_reset_time > 0 ? cfg->timestepping.reference_reset_time
+                                                               : INFINITY;
+    GALE_CALL(gale_nl_budget(m, &s->b0));
+    s->b = s->b0;
+    return GALE_OK;
+}
+
+void gale_nl_free(gale_model_t *m)
+{
+    gale_nl_t *s = m->nl;
+    if (!s) return;
+    gale_field_t *f[] = {&s->rho, &s->un, &s->wn, &s->thn, &s->rhon, &s->ua, &s->wa, &s->tha,
+                         &s->rhoa, &s->ubar, &s->wbar, &s->f, &s->fi, &s->t1, &s->tu, &s->tw,
+                         &s->tth, &s->trho, &s->tq, &s->ue, &s->vn, &s->ke, &s->zeta, &s->pgn,
+                         &s->fvn, &s->pg, &s->fv, &s->Ru, &s->Rw, &s->Rth, &s->Rrho, &s->ru,
+                         &s->rw, &s->rb, &s->rp, &s->du, &s->dw, &s->db, &s->dp};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (f[i]->data) gale_psy_field_free(f[i]);
+    gale_transport_free(&s->tr);
+    gale_knl_finalize(&s->k);
+    void *a[] = {s->prof, s->fcor, s->prc, s->nrm, s->vw, s->rd2i, s->rd2c, s->vidx, s->thref,
+                 s->piref};
+    for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);
+    gale_free(s);
+    m->nl = NULL;
+}
+
+/* ---- the step ---- */
+
+#define NL(id, s0, s1, ...) gale_psy_nl(psy, &s->k, (id), (s0), (s1), (gale_field_t *[]){__VA_ARGS__})
+
+/* The transport tendencies of the latest stage values (ua, wa, tha, rhoa):
+ * rho in flux form, theta and w in advective form (flux form less q div),
+ * u by the vector-invariant terms with the absolute vorticity. */
+static int tendencies(gale_model_t *m, gale_nl_t *s)
+{
+    gale_psy_t *psy = m->psy;
+    gale_transport_t *t = &s->tr;
+    const gale_ktr_t *k = &t->ktr;
+    GALE_CALL(gale_psy_tr_faces(psy, k, &s->rhoa, &t->qf));
+    GALE_CALL(gale_psy_tr_hflux(psy, k, &s->f, &t->qf, &t->fq));
+    GALE_CALL(gale_psy_tr_vflux(psy, k, &s->rhoa, &s->wbar, &t->slope, &t->wq));
+    GALE_CALL(gale_psy_tr_tend(psy, k, &t->fq, &t->wq, &s->trho));
+    gale_field_t *q[2] = {&s->tha, &s->wa}, *out[2] = {&s->tth, &s->tw};
+    for (int i = 0; i < 2; i++) {
+        GALE_CALL(gale_psy_tr_faces(psy, k, q[i], &t->qf));
+        GALE_CALL(gale_psy_tr_hflux(psy, k, &s->fi, &t->qf, &t->fqi));
+        GALE_CALL(gale_psy_tr_tend(psy, k, &t->fqi, NULL, &s->tq));
+        GALE_CALL(NL(GALE_NL_ADVI, 0, 0, q[i], &s->tq, &s->t1, &s->wbar, out[i]));
+    }
+    GALE_CALL(NL(GALE_NL_RECON, 0, 0, &s->ua, &s->ue, &s->vn, &s->ke, &s->zeta));
+    GALE_CALL(NL(GALE_NL_MOM, 0, 0, &s->ue, &s->vn, &s->ke, &s->zeta, &s->wbar, &s->tu));
+    return GALE_OK;
+}
+
+/* SSP-RK3 (Shu & Osher) of the four transported fields from time level n
+ * over dt with the advecting wind fixed: x = a x^n + (1 - a) (x + dt L(x)). */
+static int transport(gale_model_t *m, gale_nl_t *s, double dt)
+{
+    static const double a[3] = {0.0, 0.75, 1.0 / 3.0};
+    gale_psy_t *psy = m->psy;
+    gale_field_t *x[4] = {&s->ua, &s->wa, &s->tha, &s->rhoa};
+    gale_field_t *x0[4] = {&s->un, &s->wn, &s->thn, &s->rhon};
+    gale_field_t *tn[4] = {&s->tu, &s->tw, &s->tth, &s->trho};
+    for (int i = 0; i < 4; i++) GALE_CALL(gale_psy_copy(psy, x[i], x0[i]));
+    for (int st = 0; st < 3; st++) {
+        /* weights that sum to exactly 1 (1 - b is exact), as the transport's */
+        const double b = 1.0 - a[st], aa = 1.0 - b;
+        GALE_CALL(tendencies(m, s));
+        for (int i = 0; i < 4; i++) {
+            GALE_CALL(gale_psy_axpby(psy, x[i], 1.0, x[i], dt, tn[i]));
+            GALE_CALL(gale_psy_axpby(psy, x[i], aa, x0[i], b, x[i]));
+        }
+    }
+    return GALE_OK;
+}
+
+/* The residuals of the latest estimate against the transported values and
+ * the time-centred forcing, as the mixed system's right-hand side. */
+static int residual(gale_model_t *m, gale_nl_t *s)
+{
+    gale_psy_t *psy = m->psy;
+    const double dt = m->dt, al = m->cfg.timestepping.alpha;
+    GALE_CALL(NL(GALE_NL_EOS, 0, 0, &s->rho, &m->b, &m->p));
+    GALE_CALL(NL(GALE_NL_PGRAD, 0, 0, &m->b, &m->p, &s->pg));
+    GALE_CALL(NL(GALE_NL_VFORCE, 0, 0, &m->b, &m->p, &s->fv));
+    /* Ru = M_u (u - ua) + dt (alpha pg + (1 - alpha) pg^n), weak */
+    GALE_CALL(gale_psy_axpby(psy, &s->du, 1.0, &m->u, -1.0, &s->ua));
+    GALE_CALL(gale_psy_mix_u(psy, 1.0, 0.0, &s->du, NULL, &s->Ru));
+    GALE_CALL(gale_psy_axpby(psy, &s->Ru, 1.0, &s->Ru, dt * al, &s->pg));
+    GALE_CALL(gale_psy_axpby(psy, &s->ru, -1.0, &s->Ru, -dt * (1.0 - al), &s->pgn));
+    /* Rw = (w - wa) + dt (alpha fv + (1 - alpha) fv^n) */
+    GALE_CALL(gale_psy_axpby(psy, &s->Rw, 1.0, &m->w, -1.0, &s->wa));
+    GALE_CALL(gale_psy_axpby(psy, &s->Rw, 1.0, &s->Rw, dt * al, &s->fv));
+    GALE_CALL(gale_psy_axpby(psy, &s->Rw, 1.0, &s->Rw, dt * (1.0 - al), &s->fvn));
+    GALE_CALL(gale_psy_axpby(psy, &s->Rth, 1.0, &m->b, -1.0, &s->tha));
+    GALE_CALL(gale_psy_axpby(psy, &s->Rrho, 1.0, &s->rho, -1.0, &s->rhoa));
+    return NL(GALE_NL_RHS, 0, 0, &s->Rw, &s->Rth, &s->Rrho, &s->rw, &s->rb, &s->rp);
+}
+
+int gale_nl_step(gale_model_t *m)
+{
+    gale_nl_t *s = m->nl;
+    gale_psy_t *psy = m->psy;
+    const gale_config_t *cfg = &m->cfg;
+    const double dt = m->dt, tau = cfg->timestepping.alpha * dt;
+    if (m->time >= s->next_reset) { /* LFRic's reference_reset_time */
+        GALE_CALL(set_reference(m, s));
+        while (s->next_reset <= m->time) s->next_reset += cfg->timestepping.reference_reset_time;
+    }
+    gale_field_t *now[4] = {&m->u, &m->w, &m->b, &s->rho}, *old[4] = {&s->un, &s->wn, &s->thn, &s->rhon};
+    for (int i = 0; i < 4; i++) GALE_CALL(gale_psy_copy(psy, old[i], now[i]));
+    GALE_CALL(NL(GALE_NL_PGRAD, 0, 0, &m->b, &m->p, &s->pgn));
+    GALE_CALL(NL(GALE_NL_VFORCE, 0, 0, &m->b, &m->p, &s->fvn));
+    gale_field_t *r[4] = {&s->ru, &s->rw, &s->rb, &s->rp}, *x[4] = {&s->du, &s->dw, &s->db, &s->dp};
+    for (int o = 0; o < cfg->timestepping.outer_iterations; o++) {
+        /* the latest estimate of the time-centred wind, and its fluxes */
+        GALE_CALL(gale_psy_axpby(psy, &s->ubar, 0.5, &s->un, 0.5, &m->u));
+        GALE_CALL(gale_psy_axpby(psy, &s->wbar, 0.5, &s->wn, 0.5, &m->w));
+        GALE_CALL(NL(GALE_NL_FLUXES, 0, 0, &s->ubar, &s->f, &s->fi));
+        GALE_CALL(gale_psy_tr_tend(psy, &s->tr.ktr, &s->fi, NULL, &s->t1));
+        GALE_CALL(transport(m, s, dt));
+        for (int i = 0; i < cfg->timestepping.inner_iterations; i++) {
+            GALE_CALL(residual(m, s));
+            for (int j = 0; j < 4; j++) GALE_CALL(gale_psy_axpby(psy, x[j], 0.0, r[j], 0.0, r[j]));
+            GALE_CALL(gale_mixed_solve(m->mixed, r, x));
+            GALE_CALL(gale_psy_axpby(psy, &m->u, 1.0, &m->u, 1.0, &s->du));
+            GALE_CALL(NL(GALE_NL_UPDATE, tau, 0, &s->du, &s->dw, &s->db, &s->Rth, &s->Rrho, &m->w,
+                         &m->b, &s->rho));
+        }
+    }
+    return NL(GALE_NL_EOS, 0, 0, &s->rho, &m->b, &m->p);
+}
+
+/* ---- budgets ---- */
+
+int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
+{
+    gale_nl_t *s = m->nl;
+    gale_psy_t *psy = m->psy;
+    const gale_config_t *cfg = &m->cfg;
+    const int nl = m->km.nlev, sc = m->km.sc, si = m->km.si, c0 = gale_psy_owned(psy, GALE_LOC_CELL);
+    const double cp = cfg->planet.cp, g = cfg->planet.gravity, cv = cv_of(cfg);
+    const double p0 = cfg->planet.p_zero, rk = cp / cfg->planet.rd;
+    GALE_CALL(NL(GALE_NL_RECON, 0, 0, &m->u, &s->ue, &s->vn, &s->ke, &s->zeta));
+    gale_field_t *f[6] = {&s->rho, &m->b, &m->p, &m->w, &s->ke, &s->vn};
+    for (int i = 0; i < 6; i++) GALE_CALL(gale_psy_to_host(f[i]));
+    const double *rho = gale_fd(&s->rho), *th = gale_fd(&m->b), *pi = gale_fd(&m->p);
+    const double *w = gale_fd(&m->w), *ke = gale_fd(&s->ke), *vn = gale_fd(&s->vn);
+    gale_psy_sum_t sum;
+    gale_psy_sum_init(&sum);
+    gale_rsum_t *acc[5];
+    for (int i = 0; i < 5; i++) acc[i] = gale_psy_sum_term(&sum);
+    double mx[3] = {-INFINITY, -INFINITY, 0.0}; /* ps max, -ps min, max |v| */
+    for (int c = 0; c < c0; c++) {
+        const double *r = rho + (size_t)c * sc, *t = th + (size_t)c * si, *p = pi + (size_t)c * sc;
+        const double *wc = w + (size_t)c * si, *kc = ke + (size_t)c * sc, *v = vn + (size_t)c * sc;
+        for (int k = 0; k < nl; k++) {
+            const double vol = m->area[c] * m->dz[k], mass = vol * r[k];
+            const double thc = 0.5 * (t[k] + t[k + 1]);
+            gale_rsum_add(acc[0], mass);
+            gale_rsum_add(acc[1], mass * (kc[k] + 0.25 * (wc[k] * wc[k] + wc[k + 1] * wc[k + 1])));
+            gale_rsum_add(acc[2], mass * cv * thc * p[k]);
+            gale_rsum_add(acc[3], mass * g * m->z_c[k]);
+            gale_rsum_add(acc[4], mass * cp * log(thc));
+            mx[2] = fmax(mx[2], fabs(v[k]));
+        }
+        /* hydrostatic from the lowest layer's centre to the ground */
+        const double ps = p0 * pow(p[0] + g * m->z_c[0] / (cp * t[0]), rk);
+        mx[0] = fmax(mx[0], ps);
+        mx[1] = fmax(mx[1], -ps);
+    }
+    double v[5];
+    GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, v));
+    GALE_CALL(gale_psy_max(psy, 3, mx));
+    b->mass = v[0], b->kinetic = v[1], b->internal = v[2], b->potential = v[3], b->entropy = v[4];
+    b->energy = (v[1] + v[2]) + v[3];
+    b->ps_max = mx[0], b->ps_min = -mx[1], b->max_v = mx[2];
+    return GALE_OK;
+}
