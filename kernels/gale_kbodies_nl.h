@@ -157,6 +157,33 @@ static inline void gale_kb_nl_update(const gale_kmesh_t *km, const gale_knl_t *n
     tc[nl] = tc[nl] - t[nl];
 }
 
+/* The linearised transport of the wind's change since the transport ran
+ * (du, dw): Rtheta += tau dw G_z theta*, Rrho += tau D(rho* du, rho* dw) --
+ * the operator's own theta and rho rows, so that the inner iterations solve
+ * the system the operator describes (docs/nonlinear.md). */
+static inline void gale_kb_nl_tlin(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                   double tau, const double *restrict du,
+                                   const double *restrict dw, double *restrict Rt,
+                                   double *restrict Rr)
+{
+    const int nl = km->nlev, sc = km->sc, si = km->si;
+    const double *dwc = dw + (size_t)c * si;
+    double *t = Rt + (size_t)c * si, *r = Rr + (size_t)c * sc;
+    const double ra = 1.0 / km->area[c], *dz = km->dz;
+    const double *DT = GALE_NLP(nk, km, GALE_NLP_DTH), *RI = GALE_NLP(nk, km, GALE_NLP_RHOI);
+    const double *RH = GALE_NLP(nk, km, GALE_NLP_RHOC);
+    double f[4];
+    const double *uc[4];
+    gale_kb_cell_fluxes(km, c, f);
+    gale_kb_cell_edge_cols(km, c, du, uc);
+    GALE_SIMD
+    for (int k = 0; k < nl; k++)
+        r[k] = r[k] + tau * (RH[k] * (GALE_KB_HFLUX(f, uc, k) * ra) +
+                             (RI[k + 1] * dwc[k + 1] - RI[k] * dwc[k]) / dz[k]);
+    GALE_SIMD
+    for (int k = 1; k < nl; k++) t[k] = t[k] + tau * (dwc[k] * DT[k]);
+}
+
 /* Volume fluxes per unit height of the advecting wind: f = l ubar in layers,
  * fi = l ubar at interfaces (the mean of the layers either side; the end
  * layer's value at the ground and the top). */
@@ -192,13 +219,11 @@ static inline void gale_kb_nl_advi(const gale_kmesh_t *km, const gale_knl_t *nk,
     o[nl] = a[nl] - qc[nl] * d[nl];
 }
 
-/* Per cell: the reconstructed wind U_c (east, north), the kinetic energy
- * u^T M_c u / (2 A_c) of the cell's mimetic inner product, and the relative
- * vorticity: the mean of the circulations about the cell's four corners. */
+/* Per cell: the reconstructed wind U_c (east, north) and the kinetic
+ * energy u^T M_c u / (2 A_c) of the cell's mimetic inner product. */
 static inline void gale_kb_nl_recon(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
                                     const double *restrict u, double *restrict ue,
-                                    double *restrict un, double *restrict ke,
-                                    double *restrict zeta)
+                                    double *restrict un, double *restrict ke)
 {
     const int nl = km->nlev, sc = km->sc;
     const double *x[4];
@@ -206,12 +231,7 @@ static inline void gale_kb_nl_recon(const gale_kmesh_t *km, const gale_knl_t *nk
     const double *restrict x0 = x[0], *restrict x1 = x[1], *restrict x2 = x[2], *restrict x3 = x[3];
     const double *pr = nk->prc + 8 * (size_t)c, *mf = km->mfd + 16 * (size_t)c;
     const double h = 0.5 / km->area[c];
-    const int *vi = nk->vidx + 12 * (size_t)c;
-    const double *vw = nk->vw + 12 * (size_t)c;
-    const double *v[12];
-    for (int j = 0; j < 12; j++) v[j] = u + (size_t)vi[j] * sc;
     double *oe = ue + (size_t)c * sc, *on = un + (size_t)c * sc, *ok = ke + (size_t)c * sc;
-    double *oz = zeta + (size_t)c * sc;
     GALE_SIMD
     for (int k = 0; k < nl; k++) {
         const double a0 = x0[k], a1 = x1[k], a2 = x2[k], a3 = x3[k];
@@ -222,32 +242,54 @@ static inline void gale_kb_nl_recon(const gale_kmesh_t *km, const gale_knl_t *nk
         const double m2 = (mf[8] * a0 + mf[9] * a1) + (mf[10] * a2 + mf[11] * a3);
         const double m3 = (mf[12] * a0 + mf[13] * a1) + (mf[14] * a2 + mf[15] * a3);
         ok[k] = h * ((a0 * m0 + a1 * m1) + (a2 * m2 + a3 * m3));
-        double z = 0.0;
-        for (int j = 0; j < 12; j++) z += vw[j] * v[j][k];
-        oz[k] = z;
+    }
+}
+
+/* Per cell: the relative vorticity, the mean of the circulations about its
+ * four corners (gale_knl.h's vidx, vw) of the wind along the lines between
+ * cell centres, U_e.t_e = the mean of the edge's two cells' U.t. */
+static inline void gale_kb_nl_vort(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                   const double *restrict ue, const double *restrict un,
+                                   double *restrict zeta)
+{
+    const int nl = km->nlev, sc = km->sc;
+    const int *vi = nk->vidx + 12 * (size_t)c;
+    const double *vw = nk->vw + 12 * (size_t)c;
+    double *oz = zeta + (size_t)c * sc;
+    for (int k = 0; k < nl; k++) oz[k] = 0.0;
+    for (int j = 0; j < 12; j++) {
+        const int e = vi[j], c1 = km->edge_cell[2 * e], c2 = km->edge_cell[2 * e + 1];
+        const double *t = nk->tng + 4 * (size_t)e, w = 0.5 * vw[j];
+        const double *e1 = ue + (size_t)c1 * sc, *n1 = un + (size_t)c1 * sc;
+        const double *e2 = ue + (size_t)c2 * sc, *n2 = un + (size_t)c2 * sc;
+        if (w == 0.0) continue; /* padding (its cells may be outside) */
+        GALE_SIMD
+        for (int k = 0; k < nl; k++)
+            oz[k] += w * ((t[0] * e1[k] + t[1] * n1[k]) + (t[2] * e2[k] + t[3] * n2[k]));
     }
 }
 
 /* One cell's share of the momentum tendency on an edge: F_c . n with
- * F_c = -(zeta + f) k x U - wbar_c G_z U (the vertical advection of the
+ * F_c = -(a zeta + b f) k x U - a wbar_c G_z U (the vertical advection of the
  * reconstructed wind, centred, one-sided at the end layers). */
-static inline double gale_kb_nl_force(const gale_knl_t *nk, int nl, double q, double ne_,
+static inline double gale_kb_nl_force(const gale_knl_t *nk, int nl, double a, double q, double ne_,
                                       double nn, const double *ue, const double *un,
                                       const double *wb, int k)
 {
     const int kl = k > 0 ? k - 1 : 0, ku = k < nl - 1 ? k + 1 : nl - 1;
-    const double wc = 0.5 * (wb[k] + wb[k + 1]), r = nk->rd2c[k];
+    const double wc = a * (0.5 * (wb[k] + wb[k + 1])), r = nk->rd2c[k];
     const double fe = q * un[k] - wc * ((ue[ku] - ue[kl]) * r);
     const double fn = -(q * ue[k]) - wc * ((un[ku] - un[kl]) * r);
     return fe * ne_ + fn * nn;
 }
 
 /* The strong-form momentum tendency of edge e: the mean of its cells' F . n
- * less the kinetic-energy gradient (K2 - K1) / d_e. */
-static inline void gale_kb_nl_mom(const gale_kmesh_t *km, const gale_knl_t *nk, int e,
-                                  const double *restrict ue, const double *restrict un,
+ * less a (K2 - K1) / d_e. a = 1, b = 0: the vector-invariant advection (the
+ * transport's); a = 0, b = 1: the Coriolis term (the time-centred forcing's). */
+static inline void gale_kb_nl_mom(const gale_kmesh_t *km, const gale_knl_t *nk, int e, double a,
+                                  double b, const double *restrict ue, const double *restrict un,
                                   const double *restrict ke, const double *restrict zeta,
-                                  const double *restrict wb, double *restrict a)
+                                  const double *restrict wb, double *restrict out)
 {
     const int nl = km->nlev, sc = km->sc, si = km->si;
     const int c1 = km->edge_cell[2 * e], c2 = km->edge_cell[2 * e + 1];
@@ -256,12 +298,12 @@ static inline void gale_kb_nl_mom(const gale_kmesh_t *km, const gale_knl_t *nk, 
     const double *k1 = ke + (size_t)c1 * sc, *k2 = ke + (size_t)c2 * sc;
     const double *z1 = zeta + (size_t)c1 * sc, *z2 = zeta + (size_t)c2 * sc;
     const double *w1 = wb + (size_t)c1 * si, *w2 = wb + (size_t)c2 * si;
-    const double *nr = nk->nrm + 4 * (size_t)e, f1 = nk->fcor[c1], f2 = nk->fcor[c2];
-    const double rd = km->erdist[e];
-    double *o = a + (size_t)e * sc;
+    const double *nr = nk->nrm + 4 * (size_t)e, f1 = b * nk->fcor[c1], f2 = b * nk->fcor[c2];
+    const double rd = a * km->erdist[e];
+    double *o = out + (size_t)e * sc;
     for (int k = 0; k < nl; k++) {
-        const double g1 = gale_kb_nl_force(nk, nl, z1[k] + f1, nr[0], nr[1], e1, n1, w1, k);
-        const double g2 = gale_kb_nl_force(nk, nl, z2[k] + f2, nr[2], nr[3], e2, n2, w2, k);
+        const double g1 = gale_kb_nl_force(nk, nl, a, a * z1[k] + f1, nr[0], nr[1], e1, n1, w1, k);
+        const double g2 = gale_kb_nl_force(nk, nl, a, a * z2[k] + f2, nr[2], nr[3], e2, n2, w2, k);
         o[k] = 0.5 * (g1 + g2) - (k2[k] - k1[k]) * rd;
     }
 }

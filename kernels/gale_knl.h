@@ -20,6 +20,7 @@ enum {
     GALE_NLP_N2R,  /* N*^2_k / N2r, N*^2 = g G_z theta* / theta* */
     GALE_NLP_RB,   /* g / (theta*_k N2r): b = g theta' / theta* scaled as the mixed system's b */
     GALE_NLP_RHOI, /* rho* at interfaces (0 at the ground and the top) */
+    GALE_NLP_DTH,  /* G_z theta* */
     /* layer rows (k = 0..nlev-1) */
     GALE_NLP_RC2,  /* 1 / c*^2, c*^2 = cp (rd / cv) theta*_c Pi* */
     GALE_NLP_WLO,  /* the w_k coefficient of the p row: -rho*_k/(rho*_c dz) + G_z theta*_k/(2 theta*_c) */
@@ -39,7 +40,9 @@ typedef struct {
     const double *prc;      /* [8 ncell] reconstruction: U_c (east, north) = sum_s prc[2s..] u_s */
     const double *nrm;      /* [4 nedge] the edge normal in its first, second cell's (east, north) */
     const int *vidx;        /* [12 ncell] the vorticity stencil's edges */
-    const double *vw;       /* [12 ncell] its weights: zeta_c = sum_j vw[j] u[vidx[j]] */
+    const double *vw;       /* [12 ncell] its weights: zeta_c = sum_j vw[j] (U.t)[vidx[j]] */
+    const double *tng;      /* [4 nedge] the unit vector from the first cell's centre to the
+                               second's, in the first, second cell's (east, north) */
     const double *rd2i;     /* [si] 1 / (dz_{k-1} + dz_k) at interior interfaces, else 0 */
     const double *rd2c;     /* [sc] 1 / (z_c(k+1) - z_c(k-1)), the ends one-sided */
     int ncell, nedge, nlev, sc, si;
@@ -61,8 +64,11 @@ enum {
     GALE_NL_UPDATE, /* cells:  du, dw, b, Rtheta, Rrho; w, theta, rho updated (s: tau) */
     GALE_NL_FLUXES, /* edges:  ubar -> f (layers), fi (interfaces) */
     GALE_NL_ADVI,   /* cells:  q, tq, t1, wbar -> tend (advective form, interface fields) */
-    GALE_NL_RECON,  /* cells:  u -> ue, un, ke, zeta */
-    GALE_NL_MOM,    /* edges:  ue, un, ke, zeta, wbar -> a (vector-invariant advection + Coriolis) */
+    GALE_NL_RECON,  /* cells:  u -> ue, un, ke */
+    GALE_NL_MOM,    /* edges:  ue, un, ke, zeta, wbar -> a (s: 1, 0 the vector-invariant advection;
+                       0, 1 the Coriolis term) */
+    GALE_NL_VORT,   /* cells:  ue, un -> zeta */
+    GALE_NL_TLIN,   /* cells:  du, dw; Rtheta, Rrho updated (s: tau): the transport's linear part */
     GALE_NL_NK
 };
 #define GALE_NL_MAXF 8

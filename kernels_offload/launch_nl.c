@@ -35,6 +35,7 @@ int gale_knl_init(gale_knl_t *nk)
     gale_koff_map(nk->fcor, nc * D);
     gale_koff_map(nk->prc, 8 * nc * D);
     gale_koff_map(nk->nrm, 4 * ne * D);
+    gale_koff_map(nk->tng, 4 * ne * D);
     gale_koff_map(nk->vidx, 12 * nc * sizeof(int));
     gale_koff_map(nk->vw, 12 * nc * D);
     gale_koff_map(nk->rd2i, (size_t)nk->si * D);
@@ -42,6 +43,7 @@ int gale_knl_init(gale_knl_t *nk)
     gale_knl_t t = *nk;
     t.prof = gale_koff_ptr(nk->prof), t.fcor = gale_koff_ptr(nk->fcor);
     t.prc = gale_koff_ptr(nk->prc), t.nrm = gale_koff_ptr(nk->nrm);
+    t.tng = gale_koff_ptr(nk->tng);
     t.vidx = gale_koff_ptr(nk->vidx), t.vw = gale_koff_ptr(nk->vw);
     t.rd2i = gale_koff_ptr(nk->rd2i), t.rd2c = gale_koff_ptr(nk->rd2c);
     t.impl = NULL;
@@ -82,7 +84,7 @@ void gale_knl_finalize(gale_knl_t *nk)
     if (!im) return;
     if (im->on_device) omp_target_free(im->nd, gale_koff_dev());
     else gale_free(im->nd);
-    const void *a[] = {nk->prof, nk->fcor, nk->prc, nk->nrm, nk->vidx, nk->vw, nk->rd2i, nk->rd2c};
+    const void *a[] = {nk->prof, nk->fcor, nk->prc, nk->nrm, nk->tng, nk->vidx, nk->vw, nk->rd2i, nk->rd2c};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_koff_unmap(a[i]);
     gale_free(im);
     nk->impl = NULL;

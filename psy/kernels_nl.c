@@ -29,7 +29,10 @@ static const gale_psy_kernel_t k_nl[GALE_NL_NK] = {
     [GALE_NL_FLUXES] = {"nl_fluxes", EDGES, 0, 1, 3, {{R, 0}, {W, 0}, {W, 0}}, run_nl},
     [GALE_NL_ADVI] = {"nl_advi", CELLS, 0, 1, 5, {{R, 0}, {R, 0}, {R, 0}, {R, 0}, {W, 0}}, run_nl},
     /* the vorticity reads the edges about the cell's corners: stencil 1 */
-    [GALE_NL_RECON] = {"nl_recon", CELLS, 0, 1, 5, {{R, 1}, {W, 0}, {W, 0}, {W, 0}, {W, 0}}, run_nl},
+    [GALE_NL_RECON] = {"nl_recon", CELLS, 0, 1, 4, {{R, 0}, {W, 0}, {W, 0}, {W, 0}}, run_nl},
+    /* the edges about the cell's corners: their cells are vertex neighbours, stencil 1 */
+    [GALE_NL_TLIN] = {"nl_tlin", CELLS, 0, 0, 4, {{R, 0}, {R, 0}, {RW, 0}, {RW, 0}}, run_nl},
+    [GALE_NL_VORT] = {"nl_vort", CELLS, 0, 1, 3, {{R, 1}, {R, 1}, {W, 0}}, run_nl},
     [GALE_NL_MOM] = {"nl_mom", EDGES, 0, 0, 6, {{R, 1}, {R, 1}, {R, 1}, {R, 1}, {R, 1}, {W, 0}},
                      run_nl},
 };

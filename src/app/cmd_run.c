@@ -317,6 +317,18 @@ static void print_summary(const gale_model_t *m, const gale_run_results_t *r,
            r->fom, r->fom_per_core, m->nranks, m->nthreads);
     printf("energy: initial %.10e, final %.10e, relative change %+.3e, max step increase %+.3e\n",
            m->energy0, m->energy, r->energy_change, m->max_step_increase);
+    if (m->nl) {
+        const gale_nl_budget_t *b = &m->nl->b, *b0 = &m->nl->b0;
+        printf("nonlinear: mass change %+.3e (largest %.3e), energy change %+.3e (largest per "
+               "step %.3e), entropy change %+.3e; surface pressure %.2f..%.2f hPa (largest change "
+               "%.3f hPa); max |u| %.3e, "
+               "|v| %.3e, |w| %.3e m/s; %d reference state%s\n",
+               (b->mass - b0->mass) / b0->mass, m->nl->max_mass_change,
+               (b->energy - b0->energy) / b0->energy, m->nl->max_energy_change,
+               (b->entropy - b0->entropy) / b0->entropy, b->ps_min / 100, b->ps_max / 100,
+               b->max_dps / 100, m->max_u,
+               b->max_v, m->max_w, m->nl->resets, m->nl->resets == 1 ? "" : "s");
+    }
     char res[48];
     if (isnan(r->residual)) snprintf(res, sizeof res, "not computed (prec_only)");
     else snprintf(res, sizeof res, "%.3e, %s", r->residual, st->converged ? "converged" : "NOT CONVERGED");
@@ -420,6 +432,42 @@ static int write_report(const char *path, const gale_model_t *m, const gale_run_
     gale_json_num(&j, "rel_change", r->energy_change);
     gale_json_num(&j, "max_step_increase", m->max_step_increase);
     gale_json_end(&j, '}');
+    if (m->nl) {
+        const gale_nl_t *s = m->nl;
+        gale_json_obj(&j, "nonlinear");
+        gale_json_int(&j, "outer_iterations", c->timestepping.outer_iterations);
+        gale_json_int(&j, "inner_iterations", c->timestepping.inner_iterations);
+        gale_json_int(&j, "reference_states", s->resets);
+        gale_json_num(&j, "mass0", s->b0.mass);
+        gale_json_num(&j, "mass", s->b.mass);
+        gale_json_num(&j, "mass_rel_change", (s->b.mass - s->b0.mass) / s->b0.mass);
+        gale_json_num(&j, "max_mass_rel_change", s->max_mass_change);
+        gale_json_num(&j, "energy0", s->b0.energy);
+        gale_json_num(&j, "energy", s->b.energy);
+        gale_json_num(&j, "kinetic", s->b.kinetic);
+        gale_json_num(&j, "internal", s->b.internal);
+        gale_json_num(&j, "potential", s->b.potential);
+        gale_json_num(&j, "max_energy_step_change", s->max_energy_change);
+        gale_json_num(&j, "entropy0", s->b0.entropy);
+        gale_json_num(&j, "entropy", s->b.entropy);
+        gale_json_num(&j, "ps_min", s->b.ps_min);
+        gale_json_num(&j, "ps_max", s->b.ps_max);
+        gale_json_num(&j, "ps_min0", s->b0.ps_min);
+        gale_json_num(&j, "ps_max0", s->b0.ps_max);
+        gale_json_num(&j, "max_v", s->b.max_v);
+        gale_json_num(&j, "max_ps_change", s->b.max_dps);
+        /* the budgets after each step (0: the initial state) */
+        static const char *const bn[3] = {"mass", "energy", "entropy"};
+        gale_json_obj(&j, "per_step");
+        for (int q = 0; q < 3; q++) {
+            gale_json_arr(&j, bn[q]);
+            for (int st = 0; st <= m->step && st <= m->steps; st++)
+                gale_json_num(&j, NULL, s->hist[3 * (size_t)st + q]);
+            gale_json_end(&j, ']');
+        }
+        gale_json_end(&j, '}');
+        gale_json_end(&j, '}');
+    }
     gale_json_num(&j, "max_u", m->max_u);
     gale_json_num(&j, "max_w", m->max_w);
     gale_json_num(&j, "max_u_over_run", m->run_max_u);
@@ -549,12 +597,16 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
         if (every > 0 && (m->step % every == 0 || m->step == steps)) {
             const gale_solver_stats_t *st = gale_solver_stats(m->solver);
             double el = gale_wtime() - t0;
-            char mix[64] = "";
+            char mix[160] = "";
             if (m->mixed) {
                 const gale_mixed_stats_t *ms = gale_mixed_stats(m->mixed);
                 snprintf(mix, sizeof mix, "mixed it %2d  |r|/|b| %.2e  ", ms->last_iterations,
                          mixed_ratio(ms));
             }
+            if (m->nl) /* the budgets, and what the test cases watch */
+                snprintf(mix + strlen(mix), sizeof mix - strlen(mix), "dM/M0 %+.1e  ps %.2f..%.2f hPa  max|v| %.2e  ",
+                         (m->nl->b.mass - m->nl->b0.mass) / m->nl->b0.mass, m->nl->b.ps_min / 100,
+                         m->nl->b.ps_max / 100, m->nl->b.max_v);
             gale_log(GALE_LOG_INFO,
                      "step %5d/%d  t %9.1f s  %s%s it %3d  |r|/|b| %.2e  dE/E0 %+.3e  max|w| %.3e m/s"
                      "  elapsed %.2f s  left %.2f s",

@@ -20,12 +20,13 @@ typedef struct {
     double entropy;       /* integral of rho cp ln(theta) [J K-1] */
     double ps_min, ps_max;/* surface pressure [Pa] */
     double max_v;         /* max |meridional wind| at cell centres [m s-1] */
+    double max_dps;       /* max |surface pressure - its initial value| [Pa] */
 } gale_nl_budget_t;
 
 typedef struct gale_nl {
     gale_knl_t k;
     /* host tables (k points at them) */
-    double *prof, *fcor, *prc, *nrm, *vw, *rd2i, *rd2c;
+    double *prof, *fcor, *prc, *nrm, *tng, *vw, *rd2i, *rd2c;
     int *vidx;
     double *thref, *piref; /* the reference profile: theta* [si], Pi* [sc] */
     double next_reset;     /* model time of the next reference reset [s] */
@@ -36,13 +37,16 @@ typedef struct gale_nl {
     gale_field_t un, wn, thn, rhon;                /* time level n */
     gale_field_t ua, wa, tha, rhoa;                /* transported (departure) values */
     gale_field_t ubar, wbar, f, fi, t1;            /* the advecting wind and its fluxes */
+    gale_field_t uo, wo;                           /* the wind the transport last saw */
     gale_field_t tu, tw, tth, trho, tq;            /* tendencies */
     gale_field_t ue, vn, ke, zeta;                 /* per cell: reconstructed wind, K, vorticity */
-    gale_field_t pgn, fvn, pg, fv;                 /* forcing at n and at the latest estimate */
+    gale_field_t pgn, fvn, pg, fv, corn, cor;      /* forcing at n and at the latest estimate */
     gale_field_t Ru, Rw, Rth, Rrho;                /* residuals */
     gale_field_t ru, rw, rb, rp, du, dw, db, dp;   /* the mixed system's right-hand side, solution */
     gale_nl_budget_t b0, b;                        /* at the start, now */
-    double max_mass_change, max_energy_change;     /* relative, over the run */
+    double max_mass_change, max_energy_change;     /* relative: to step 0, and per step */
+    double *ps0;           /* [owned cells] the initial surface pressure */
+    double *hist;          /* [3 (steps + 1)]: mass, energy, entropy after each step */
 } gale_nl_t;
 
 /* Collective, from gale_model_setup once the mesh, psy and geometry exist:
@@ -53,6 +57,8 @@ void gale_nl_free(struct gale_model *m);
 int gale_nl_step(struct gale_model *m);
 /* Collective: the budgets of the current state. */
 int gale_nl_budget(struct gale_model *m, gale_nl_budget_t *b);
+/* Keeps m->nl->b in the per-step record. */
+void gale_nl_record(struct gale_model *m);
 /* The reference c^2 and N^2 of the case (the preconditioner's constants),
  * before anything is set up. */
 void gale_nl_constants(const gale_config_t *cfg, double *c2, double *n2);

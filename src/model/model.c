@@ -598,6 +598,7 @@ int gale_model_step(gale_model_t *m)
         const gale_nl_budget_t *b = &m->nl->b, *b0 = &m->nl->b0;
         m->nl->max_mass_change = fmax(m->nl->max_mass_change, fabs(b->mass - b0->mass) / b0->mass);
         m->nl->max_energy_change = fmax(m->nl->max_energy_change, fabs(b->energy - e_old) / b0->energy);
+        gale_nl_record(m);
     } else {
         GALE_CALL(energy_and_probe(m, &m->energy, &probe));
     }

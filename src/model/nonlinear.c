@@ -57,6 +57,7 @@ static int build_recon(gale_model_t *m, gale_nl_t *s)
     GALE_ALLOC(s->fcor, nc);
     GALE_ALLOC(s->prc, 8 * (size_t)nc);
     GALE_ALLOC(s->nrm, 4 * (size_t)ne);
+    GALE_ALLOC(s->tng, 4 * (size_t)ne);
     for (int c = 0; c < nc; c++) {
         double x[3], E[3], N[3], d[4][2], nn[4][2], l[4];
         gale_cs_cell_centre(&m->cs, lm->cell_gid[c], x);
@@ -98,14 +99,34 @@ static int build_recon(gale_model_t *m, gale_nl_t *s)
             s->nrm[4 * e + 2 * j] = dot3(eg.normal, E);
             s->nrm[4 * e + 2 * j + 1] = dot3(eg.normal, N);
         }
+        /* the direction from the first cell's centre to the second's, in each tangent plane */
+        const int c1 = lm->edge_cell[2 * e], c2 = lm->edge_cell[2 * e + 1];
+        if (c1 < 0 || c2 < 0) continue;
+        double x1[3], x2[3];
+        gale_cs_cell_centre(&m->cs, lm->cell_gid[c1], x1);
+        gale_cs_cell_centre(&m->cs, lm->cell_gid[c2], x2);
+        for (int j = 0; j < 2; j++) {
+            const double *a = j ? x2 : x1, *b = j ? x1 : x2, sg = j ? -1.0 : 1.0;
+            double v[3], E[3], N[3];
+            const double cm = dot3(a, b);
+            for (int i = 0; i < 3; i++) v[i] = b[i] - cm * a[i];
+            const double vl = sqrt(dot3(v, v));
+            east_north(a, E, N);
+            s->tng[4 * e + 2 * j] = sg * dot3(v, E) / vl;
+            s->tng[4 * e + 2 * j + 1] = sg * dot3(v, N) / vl;
+        }
     }
     return GALE_OK;
 }
 
 /* Per cell (those whose corners' edges are all local): the vorticity as the
- * mean of the circulations about its four corners, each sum_e +-u_e d_e
- * over the corner's edges divided by the corner's dual area (a quarter of
- * each cell about it). A gradient field has no circulation, to round-off. */
+ * mean of the circulations about its four corners, each the sum over the
+ * corner's edges of +-d_e U_e.t_e divided by the corner's dual area (a
+ * quarter of each cell about it); U_e.t_e is the reconstructed wind along
+ * the line between the edge's cell centres, the mean of the two cells'.
+ * Not u_e: the normal wind is not the wind along that line on this
+ * non-orthogonal grid, and its circulation is wrong at O(1) near the cube's
+ * edges (docs/nonlinear.md). */
 static int build_vorticity(gale_model_t *m, gale_nl_t *s)
 {
     const gale_local_t *lm = &m->lm;
@@ -132,7 +153,7 @@ static int build_vorticity(gale_model_t *m, gale_nl_t *s)
         for (int v = 0; v < 4; v++) {
             double xv[3];
             gale_cs_vert_xyz(&m->cs, verts[v], xv);
-            /* the dual area and the edges about the corner, each once */
+            /* the edges about the corner, each once */
             double av = 0;
             gale_gid_t seen[8];
             int nseen = 0;
@@ -142,7 +163,6 @@ static int build_vorticity(gale_model_t *m, gale_nl_t *s)
                 int has = 0;
                 for (int j = 0; j < 4; j++) has |= cv[j] == verts[v];
                 if (!has) continue;
-                av += 0.25 * gale_cs_cell_area(&m->cs, cand[i]);
                 gale_cs_cell_edges(&m->cs, cand[i], ce);
                 for (int j = 0; j < 4; j++) {
                     gale_gid_t ev[2];
@@ -152,6 +172,21 @@ static int build_vorticity(gale_model_t *m, gale_nl_t *s)
                     for (int q = 0; q < nseen; q++) dup |= seen[q] == ce[j];
                     if (!dup) seen[nseen++] = ce[j];
                 }
+            }
+            /* the dual cell's area: the triangles of the corner and each of its
+             * edges' two cell centres (a quarter of each cell's area is 40%
+             * too big at the cube's corners) */
+            av = 0;
+            const double R = m->cs.radius;
+            for (int q = 0; q < nseen; q++) {
+                gale_gid_t ec[2];
+                double x1[3], x2[3], a[3], b[3], cr[3];
+                gale_cs_edge_cells(&m->cs, seen[q], ec);
+                gale_cs_cell_centre(&m->cs, ec[0], x1);
+                gale_cs_cell_centre(&m->cs, ec[1], x2);
+                for (int i = 0; i < 3; i++) a[i] = x1[i] - xv[i], b[i] = x2[i] - xv[i];
+                cross3(a, b, cr);
+                av += 0.5 * sqrt(dot3(cr, cr)) * R * R;
             }
             /* the circulation's sign: + when the normal turns counterclockwise about the corner */
             double wts[8];
@@ -262,6 +297,7 @@ static int set_reference(gale_model_t *m, gale_nl_t *s)
         ROW(GALE_NLP_THI)[k] = thr[k];
         ROW(GALE_NLP_N2R)[k] = g * dth[k] / thr[k] / s->k.n2r;
         ROW(GALE_NLP_RB)[k] = g / (thr[k] * s->k.n2r);
+        ROW(GALE_NLP_DTH)[k] = k > 0 && k < nl ? dth[k] : 0.0;
     }
     for (int k = 1; k < nl; k++) {
         ROW(GALE_NLP_GZA)[k] = thr[k] / thc[k];
@@ -475,7 +511,7 @@ int gale_nl_setup(gale_model_t *m)
         const int kl = i > 0 ? i - 1 : 0, ku = i < nl - 1 ? i + 1 : nl - 1;
         s->rd2c[i] = ku > kl ? 1.0 / (m->z_c[ku] - m->z_c[kl]) : 0.0;
     }
-    k->prof = s->prof, k->fcor = s->fcor, k->prc = s->prc, k->nrm = s->nrm;
+    k->prof = s->prof, k->fcor = s->fcor, k->prc = s->prc, k->nrm = s->nrm, k->tng = s->tng;
     k->vidx = s->vidx, k->vw = s->vw, k->rd2i = s->rd2i, k->rd2c = s->rd2c;
     GALE_CALL(gale_knl_init(k));
     GALE_CALL(gale_transport_stencils(&s->tr, m));
@@ -484,12 +520,14 @@ int gale_nl_setup(gale_model_t *m)
         {&s->rho, "rho", C, nl},     {&s->un, "nl_un", E, nl},       {&s->wn, "nl_wn", I, nl},
         {&s->thn, "nl_thn", I, nl},  {&s->rhon, "nl_rhon", C, nl},   {&s->ua, "nl_ua", E, nl},
         {&s->wa, "nl_wa", I, nl},    {&s->tha, "nl_tha", I, nl},     {&s->rhoa, "nl_rhoa", C, nl},
-        {&s->ubar, "nl_ubar", E, nl}, {&s->wbar, "nl_wbar", I, nl},  {&s->f, "nl_f", E, nl},
+        {&s->ubar, "nl_ubar", E, nl}, {&s->wbar, "nl_wbar", I, nl},  {&s->uo, "nl_uo", E, nl},
+        {&s->wo, "nl_wo", I, nl},  {&s->f, "nl_f", E, nl},
         {&s->fi, "nl_fi", E, nl + 1}, {&s->t1, "nl_t1", I, nl},      {&s->tu, "nl_tu", E, nl},
         {&s->tw, "nl_tw", I, nl},    {&s->tth, "nl_tth", I, nl},     {&s->trho, "nl_trho", C, nl},
         {&s->tq, "nl_tq", I, nl},    {&s->ue, "nl_ue", C, nl},       {&s->vn, "nl_vn", C, nl},
         {&s->ke, "nl_ke", C, nl},    {&s->zeta, "nl_zeta", C, nl},   {&s->pgn, "nl_pgn", E, nl},
-        {&s->fvn, "nl_fvn", I, nl},  {&s->pg, "nl_pg", E, nl},       {&s->fv, "nl_fv", I, nl},
+        {&s->fvn, "nl_fvn", I, nl},  {&s->pg, "nl_pg", E, nl},       {&s->cor, "nl_cor", E, nl},
+        {&s->corn, "nl_corn", E, nl},       {&s->fv, "nl_fv", I, nl},
         {&s->Ru, "nl_Ru", E, nl},    {&s->Rw, "nl_Rw", I, nl},       {&s->Rth, "nl_Rth", I, nl},
         {&s->Rrho, "nl_Rrho", C, nl}, {&s->ru, "nl_ru", E, nl},      {&s->rw, "nl_rw", I, nl},
         {&s->rb, "nl_rb", I, nl},    {&s->rp, "nl_rp", C, nl},       {&s->du, "nl_du", E, nl},
@@ -503,6 +541,8 @@ int gale_nl_setup(gale_model_t *m)
                                                                : INFINITY;
     GALE_CALL(gale_nl_budget(m, &s->b0));
     s->b = s->b0;
+    GALE_ALLOC(s->hist, 3 * ((size_t)m->steps + 1));
+    gale_nl_record(m);
     return GALE_OK;
 }
 
@@ -511,16 +551,16 @@ void gale_nl_free(gale_model_t *m)
     gale_nl_t *s = m->nl;
     if (!s) return;
     gale_field_t *f[] = {&s->rho, &s->un, &s->wn, &s->thn, &s->rhon, &s->ua, &s->wa, &s->tha,
-                         &s->rhoa, &s->ubar, &s->wbar, &s->f, &s->fi, &s->t1, &s->tu, &s->tw,
+                         &s->rhoa, &s->ubar, &s->wbar, &s->uo, &s->wo, &s->f, &s->fi, &s->t1, &s->tu, &s->tw,
                          &s->tth, &s->trho, &s->tq, &s->ue, &s->vn, &s->ke, &s->zeta, &s->pgn,
-                         &s->fvn, &s->pg, &s->fv, &s->Ru, &s->Rw, &s->Rth, &s->Rrho, &s->ru,
+                         &s->fvn, &s->pg, &s->fv, &s->cor, &s->corn, &s->Ru, &s->Rw, &s->Rth, &s->Rrho, &s->ru,
                          &s->rw, &s->rb, &s->rp, &s->du, &s->dw, &s->db, &s->dp};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (f[i]->data) gale_psy_field_free(f[i]);
     gale_transport_free(&s->tr);
     gale_knl_finalize(&s->k);
-    void *a[] = {s->prof, s->fcor, s->prc, s->nrm, s->vw, s->rd2i, s->rd2c, s->vidx, s->thref,
-                 s->piref};
+    void *a[] = {s->prof, s->fcor, s->prc, s->nrm, s->tng, s->vw, s->rd2i, s->rd2c, s->vidx, s->thref,
+                 s->piref, s->hist, s->ps0};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);
     gale_free(s);
     m->nl = NULL;
@@ -532,7 +572,9 @@ void gale_nl_free(gale_model_t *m)
 
 /* The transport tendencies of the latest stage values (ua, wa, tha, rhoa):
  * rho in flux form, theta and w in advective form (flux form less q div),
- * u by the vector-invariant terms with the absolute vorticity. */
+ * u by the vector-invariant terms (the relative vorticity: the Coriolis
+ * term is the time-centred forcing's, beside the pressure gradient it
+ * balances -- split from it, it drifted by O(dt f) per unit time). */
 static int tendencies(gale_model_t *m, gale_nl_t *s)
 {
     gale_psy_t *psy = m->psy;
@@ -549,8 +591,9 @@ static int tendencies(gale_model_t *m, gale_nl_t *s)
         GALE_CALL(gale_psy_tr_tend(psy, k, &t->fqi, NULL, &s->tq));
         GALE_CALL(NL(GALE_NL_ADVI, 0, 0, q[i], &s->tq, &s->t1, &s->wbar, out[i]));
     }
-    GALE_CALL(NL(GALE_NL_RECON, 0, 0, &s->ua, &s->ue, &s->vn, &s->ke, &s->zeta));
-    GALE_CALL(NL(GALE_NL_MOM, 0, 0, &s->ue, &s->vn, &s->ke, &s->zeta, &s->wbar, &s->tu));
+    GALE_CALL(NL(GALE_NL_RECON, 0, 0, &s->ua, &s->ue, &s->vn, &s->ke));
+    GALE_CALL(NL(GALE_NL_VORT, 0, 0, &s->ue, &s->vn, &s->zeta));
+    GALE_CALL(NL(GALE_NL_MOM, 1.0, 0.0, &s->ue, &s->vn, &s->ke, &s->zeta, &s->wbar, &s->tu));
     return GALE_OK;
 }
 
@@ -576,6 +619,14 @@ static int transport(gale_model_t *m, gale_nl_t *s, double dt)
     return GALE_OK;
 }
 
+/* The Coriolis term of u (strong form) into out. */
+static int coriolis(gale_model_t *m, gale_nl_t *s, gale_field_t *u, gale_field_t *out)
+{
+    gale_psy_t *psy = m->psy;
+    GALE_CALL(NL(GALE_NL_RECON, 0, 0, u, &s->ue, &s->vn, &s->ke));
+    return NL(GALE_NL_MOM, 0.0, 1.0, &s->ue, &s->vn, &s->ke, &s->zeta, &s->wbar, out);
+}
+
 /* The residuals of the latest estimate against the transported values and
  * the time-centred forcing, as the mixed system's right-hand side. */
 static int residual(gale_model_t *m, gale_nl_t *s)
@@ -585,8 +636,12 @@ static int residual(gale_model_t *m, gale_nl_t *s)
     GALE_CALL(NL(GALE_NL_EOS, 0, 0, &s->rho, &m->b, &m->p));
     GALE_CALL(NL(GALE_NL_PGRAD, 0, 0, &m->b, &m->p, &s->pg));
     GALE_CALL(NL(GALE_NL_VFORCE, 0, 0, &m->b, &m->p, &s->fv));
-    /* Ru = M_u (u - ua) + dt (alpha pg + (1 - alpha) pg^n), weak */
+    /* Ru = M_u (u - ua - dt (alpha C + (1 - alpha) C^n)) + dt (alpha pg + (1 - alpha) pg^n),
+     * weak; C the Coriolis term */
+    GALE_CALL(coriolis(m, s, &m->u, &s->cor));
     GALE_CALL(gale_psy_axpby(psy, &s->du, 1.0, &m->u, -1.0, &s->ua));
+    GALE_CALL(gale_psy_axpby(psy, &s->du, 1.0, &s->du, -dt * al, &s->cor));
+    GALE_CALL(gale_psy_axpby(psy, &s->du, 1.0, &s->du, -dt * (1.0 - al), &s->corn));
     GALE_CALL(gale_psy_mix_u(psy, 1.0, 0.0, &s->du, NULL, &s->Ru));
     GALE_CALL(gale_psy_axpby(psy, &s->Ru, 1.0, &s->Ru, dt * al, &s->pg));
     GALE_CALL(gale_psy_axpby(psy, &s->ru, -1.0, &s->Ru, -dt * (1.0 - al), &s->pgn));
@@ -596,6 +651,10 @@ static int residual(gale_model_t *m, gale_nl_t *s)
     GALE_CALL(gale_psy_axpby(psy, &s->Rw, 1.0, &s->Rw, dt * (1.0 - al), &s->fvn));
     GALE_CALL(gale_psy_axpby(psy, &s->Rth, 1.0, &m->b, -1.0, &s->tha));
     GALE_CALL(gale_psy_axpby(psy, &s->Rrho, 1.0, &s->rho, -1.0, &s->rhoa));
+    /* the transport's linear response to the wind's change since it ran */
+    GALE_CALL(gale_psy_axpby(psy, &s->du, 1.0, &m->u, -1.0, &s->uo));
+    GALE_CALL(gale_psy_axpby(psy, &s->dw, 1.0, &m->w, -1.0, &s->wo));
+    GALE_CALL(NL(GALE_NL_TLIN, m->cfg.timestepping.alpha * dt, 0, &s->du, &s->dw, &s->Rth, &s->Rrho));
     return NL(GALE_NL_RHS, 0, 0, &s->Rw, &s->Rth, &s->Rrho, &s->rw, &s->rb, &s->rp);
 }
 
@@ -613,6 +672,7 @@ int gale_nl_step(gale_model_t *m)
     for (int i = 0; i < 4; i++) GALE_CALL(gale_psy_copy(psy, old[i], now[i]));
     GALE_CALL(NL(GALE_NL_PGRAD, 0, 0, &m->b, &m->p, &s->pgn));
     GALE_CALL(NL(GALE_NL_VFORCE, 0, 0, &m->b, &m->p, &s->fvn));
+    GALE_CALL(coriolis(m, s, &m->u, &s->corn));
     gale_field_t *r[4] = {&s->ru, &s->rw, &s->rb, &s->rp}, *x[4] = {&s->du, &s->dw, &s->db, &s->dp};
     for (int o = 0; o < cfg->timestepping.outer_iterations; o++) {
         /* the latest estimate of the time-centred wind, and its fluxes */
@@ -621,6 +681,8 @@ int gale_nl_step(gale_model_t *m)
         GALE_CALL(NL(GALE_NL_FLUXES, 0, 0, &s->ubar, &s->f, &s->fi));
         GALE_CALL(gale_psy_tr_tend(psy, &s->tr.ktr, &s->fi, NULL, &s->t1));
         GALE_CALL(transport(m, s, dt));
+        GALE_CALL(gale_psy_copy(psy, &s->uo, &m->u));
+        GALE_CALL(gale_psy_copy(psy, &s->wo, &m->w));
         for (int i = 0; i < cfg->timestepping.inner_iterations; i++) {
             GALE_CALL(residual(m, s));
             for (int j = 0; j < 4; j++) GALE_CALL(gale_psy_axpby(psy, x[j], 0.0, r[j], 0.0, r[j]));
@@ -635,6 +697,14 @@ int gale_nl_step(gale_model_t *m)
 
 /* ---- budgets ---- */
 
+void gale_nl_record(gale_model_t *m)
+{
+    gale_nl_t *s = m->nl;
+    if (m->step < 0 || m->step > m->steps) return;
+    double *h = s->hist + 3 * (size_t)m->step;
+    h[0] = s->b.mass, h[1] = s->b.energy, h[2] = s->b.entropy;
+}
+
 int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
 {
     gale_nl_t *s = m->nl;
@@ -643,7 +713,8 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
     const int nl = m->km.nlev, sc = m->km.sc, si = m->km.si, c0 = gale_psy_owned(psy, GALE_LOC_CELL);
     const double cp = cfg->planet.cp, g = cfg->planet.gravity, cv = cv_of(cfg);
     const double p0 = cfg->planet.p_zero, rk = cp / cfg->planet.rd;
-    GALE_CALL(NL(GALE_NL_RECON, 0, 0, &m->u, &s->ue, &s->vn, &s->ke, &s->zeta));
+    GALE_CALL(NL(GALE_NL_RECON, 0, 0, &m->u, &s->ue, &s->vn, &s->ke));
+    GALE_CALL(NL(GALE_NL_VORT, 0, 0, &s->ue, &s->vn, &s->zeta));
     gale_field_t *f[6] = {&s->rho, &m->b, &m->p, &m->w, &s->ke, &s->vn};
     for (int i = 0; i < 6; i++) GALE_CALL(gale_psy_to_host(f[i]));
     const double *rho = gale_fd(&s->rho), *th = gale_fd(&m->b), *pi = gale_fd(&m->p);
@@ -652,7 +723,9 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
     gale_psy_sum_init(&sum);
     gale_rsum_t *acc[5];
     for (int i = 0; i < 5; i++) acc[i] = gale_psy_sum_term(&sum);
-    double mx[3] = {-INFINITY, -INFINITY, 0.0}; /* ps max, -ps min, max |v| */
+    double mx[4] = {-INFINITY, -INFINITY, 0.0, 0.0}; /* ps max, -ps min, max |v|, max |dps| */
+    const int first = !s->ps0;
+    if (first) GALE_ALLOC(s->ps0, c0 > 0 ? c0 : 1);
     for (int c = 0; c < c0; c++) {
         const double *r = rho + (size_t)c * sc, *t = th + (size_t)c * si, *p = pi + (size_t)c * sc;
         const double *wc = w + (size_t)c * si, *kc = ke + (size_t)c * sc, *v = vn + (size_t)c * sc;
@@ -670,12 +743,14 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
         const double ps = p0 * pow(p[0] + g * m->z_c[0] / (cp * t[0]), rk);
         mx[0] = fmax(mx[0], ps);
         mx[1] = fmax(mx[1], -ps);
+        if (first) s->ps0[c] = ps;
+        mx[3] = fmax(mx[3], fabs(ps - s->ps0[c]));
     }
     double v[5];
     GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, v));
-    GALE_CALL(gale_psy_max(psy, 3, mx));
+    GALE_CALL(gale_psy_max(psy, 4, mx));
     b->mass = v[0], b->kinetic = v[1], b->internal = v[2], b->potential = v[3], b->entropy = v[4];
     b->energy = (v[1] + v[2]) + v[3];
-    b->ps_max = mx[0], b->ps_min = -mx[1], b->max_v = mx[2];
+    b->ps_max = mx[0], b->ps_min = -mx[1], b->max_v = mx[2], b->max_dps = mx[3];
     return GALE_OK;
 }
