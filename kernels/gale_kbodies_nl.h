@@ -27,20 +27,26 @@ static inline void gale_kb_nl_eos(const gale_kmesh_t *km, const gale_knl_t *nk, 
     for (int k = 0; k < km->nlev; k++) o[k] = pow(a * r[k] * (t[k] + t[k + 1]), kap);
 }
 
-/* The weak pressure gradient on edge e: cp theta_e (Pi2 - Pi1) l dz, theta_e
- * the mean of the four interface values of the edge's two layers. */
+/* The weak gradient terms on edge e: (cp theta_e (Pi2 - Pi1) + K2 - K1) l dz,
+ * theta_e the mean of the four interface values of the edge's two layers,
+ * K the cells' kinetic energy. Weak, as the mixed system's pressure
+ * gradient: M_u^-1 l (K2 - K1) is the normal gradient, (K2 - K1) / d the
+ * gradient along the line between the centres, which near the cube's edges
+ * is not the normal (docs/nonlinear.md). */
 static inline void gale_kb_nl_pgrad(const gale_kmesh_t *km, const gale_knl_t *nk, int e,
                                     const double *restrict th, const double *restrict pi,
-                                    double *restrict pg)
+                                    const double *restrict ke, double *restrict pg)
 {
     const int c1 = km->edge_cell[2 * e], c2 = km->edge_cell[2 * e + 1];
     const double *t1 = th + (size_t)c1 * km->si, *t2 = th + (size_t)c2 * km->si;
     const double *p1 = pi + (size_t)c1 * km->sc, *p2 = pi + (size_t)c2 * km->sc;
+    const double *k1 = ke + (size_t)c1 * km->sc, *k2 = ke + (size_t)c2 * km->sc;
     double *o = pg + (size_t)e * km->sc;
-    const double f = 0.25 * nk->cp * km->elen[e], *dz = km->dz;
+    const double f = 0.25 * nk->cp, l = km->elen[e], *dz = km->dz;
     GALE_SIMD
     for (int k = 0; k < km->nlev; k++)
-        o[k] = dz[k] * (f * ((t1[k] + t1[k + 1]) + (t2[k] + t2[k + 1])) * (p2[k] - p1[k]));
+        o[k] = dz[k] * (l * (f * ((t1[k] + t1[k + 1]) + (t2[k] + t2[k + 1])) * (p2[k] - p1[k]) +
+                             (k2[k] - k1[k])));
 }
 
 /* fv = cp theta G_z Pi + g at interior interfaces (0 at the ground and the top). */
@@ -245,6 +251,30 @@ static inline void gale_kb_nl_recon(const gale_kmesh_t *km, const gale_knl_t *nk
     }
 }
 
+/* The Coriolis force in weak form on edge e, dz sum over its cells of
+ * A_c prc_c,s . F_c with F_c = -f k x U_c: the transpose of the
+ * reconstruction, so that u . (this) = sum_c A_c U_c . F_c = 0 exactly --
+ * energy-neutral, where the strong form (the mean of F . n) is not and let
+ * round-off grow with an e-folding time of about a day (docs/nonlinear.md). */
+static inline void gale_kb_nl_corw(const gale_kmesh_t *km, const gale_knl_t *nk, int e,
+                                   const double *restrict ue, const double *restrict un,
+                                   double *restrict out)
+{
+    const int nl = km->nlev, sc = km->sc;
+    double *o = out + (size_t)e * sc;
+    const double *dz = km->dz;
+    for (int k = 0; k < nl; k++) o[k] = 0.0;
+    for (int j = 0; j < 2; j++) {
+        const int c = km->edge_cell[2 * e + j];
+        if (c < 0) continue;
+        const double *pr = nk->prc + 8 * (size_t)c + 2 * km->edge_side[2 * e + j];
+        const double ae = km->area[c] * nk->fcor[c] * pr[0], an = km->area[c] * nk->fcor[c] * pr[1];
+        const double *e1 = ue + (size_t)c * sc, *n1 = un + (size_t)c * sc;
+        GALE_SIMD
+        for (int k = 0; k < nl; k++) o[k] += dz[k] * (ae * n1[k] - an * e1[k]);
+    }
+}
+
 /* Per cell: the relative vorticity, the mean of the circulations about its
  * four corners (gale_knl.h's vidx, vw) of the wind along the lines between
  * cell centres, U_e.t_e = the mean of the edge's two cells' U.t. */
@@ -283,28 +313,27 @@ static inline double gale_kb_nl_force(const gale_knl_t *nk, int nl, double a, do
     return fe * ne_ + fn * nn;
 }
 
-/* The strong-form momentum tendency of edge e: the mean of its cells' F . n
- * less a (K2 - K1) / d_e. a = 1, b = 0: the vector-invariant advection (the
- * transport's); a = 0, b = 1: the Coriolis term (the time-centred forcing's). */
+/* The strong-form momentum tendency of edge e: the mean of its cells' F . n.
+ * a = 1, b = 0: the vector-invariant advection (the transport's; its
+ * kinetic-energy gradient is the forcing's, nl_pgrad); a = 0, b = 1: the
+ * Coriolis term (the time-centred forcing's). */
 static inline void gale_kb_nl_mom(const gale_kmesh_t *km, const gale_knl_t *nk, int e, double a,
                                   double b, const double *restrict ue, const double *restrict un,
-                                  const double *restrict ke, const double *restrict zeta,
-                                  const double *restrict wb, double *restrict out)
+                                  const double *restrict zeta, const double *restrict wb,
+                                  double *restrict out)
 {
     const int nl = km->nlev, sc = km->sc, si = km->si;
     const int c1 = km->edge_cell[2 * e], c2 = km->edge_cell[2 * e + 1];
     const double *e1 = ue + (size_t)c1 * sc, *n1 = un + (size_t)c1 * sc;
     const double *e2 = ue + (size_t)c2 * sc, *n2 = un + (size_t)c2 * sc;
-    const double *k1 = ke + (size_t)c1 * sc, *k2 = ke + (size_t)c2 * sc;
     const double *z1 = zeta + (size_t)c1 * sc, *z2 = zeta + (size_t)c2 * sc;
     const double *w1 = wb + (size_t)c1 * si, *w2 = wb + (size_t)c2 * si;
     const double *nr = nk->nrm + 4 * (size_t)e, f1 = b * nk->fcor[c1], f2 = b * nk->fcor[c2];
-    const double rd = a * km->erdist[e];
     double *o = out + (size_t)e * sc;
     for (int k = 0; k < nl; k++) {
         const double g1 = gale_kb_nl_force(nk, nl, a, a * z1[k] + f1, nr[0], nr[1], e1, n1, w1, k);
         const double g2 = gale_kb_nl_force(nk, nl, a, a * z2[k] + f2, nr[2], nr[3], e2, n2, w2, k);
-        o[k] = 0.5 * (g1 + g2) - (k2[k] - k1[k]) * rd;
+        o[k] = 0.5 * (g1 + g2);
     }
 }
 

@@ -57,6 +57,7 @@ static inline void gale_kb_tr_faces(const gale_ktr_t *tr, int c, int nl, int str
     const double *n6 = q + (size_t)nb[6] * stride, *n7 = q + (size_t)nb[7] * stride;
     double *f0 = qf + (size_t)(4 * c) * stride, *f1 = f0 + stride, *f2 = f1 + stride,
            *f3 = f2 + stride;
+    const double off = tr->limit ? 0.0 : 1.0; /* phi >= 1: no limiting */
 #define GALE_TR_FACE(s)                                                                    \
     (rc[8 * (s)] * d0 + rc[8 * (s) + 1] * d1 + rc[8 * (s) + 2] * d2 + rc[8 * (s) + 3] * d3 + \
      rc[8 * (s) + 4] * d4 + rc[8 * (s) + 5] * d5 + rc[8 * (s) + 6] * d6 + rc[8 * (s) + 7] * d7)
@@ -78,6 +79,7 @@ static inline void gale_kb_tr_faces(const gale_ktr_t *tr, int c, int nl, int str
                      e3 = GALE_TR_FACE(3);
         double phi = fmin(fmin(gale_kb_bj(e0, dmin, dmax), gale_kb_bj(e1, dmin, dmax)),
                           fmin(gale_kb_bj(e2, dmin, dmax), gale_kb_bj(e3, dmin, dmax)));
+        phi = fmax(phi, off);
         f0[k] = qc + phi * e0;
         f1[k] = qc + phi * e1;
         f2[k] = qc + phi * e2;
@@ -107,6 +109,7 @@ static inline void gale_kb_tr_vflux(const gale_ktr_t *tr, const gale_kmesh_t *km
     const double *qc = q + (size_t)c * km->sc, *wc = w + (size_t)c * km->si;
     const double *zc = tr->zc, *zi = tr->zi;
     double *sl = slope + (size_t)c * km->sc, *o = wq + (size_t)c * km->si;
+    const double off = tr->limit ? 0.0 : 1.0; /* as in the faces: no limiting */
     /* limited centred slopes; the end layers are first order */
     sl[0] = 0.0;
     sl[nl - 1] = 0.0;
@@ -116,7 +119,7 @@ static inline void gale_kb_tr_vflux(const gale_ktr_t *tr, const gale_kmesh_t *km
         double dmax = fmax(fmax(qc[k - 1] - qc[k], qc[k + 1] - qc[k]), 0.0);
         double dmin = fmin(fmin(qc[k - 1] - qc[k], qc[k + 1] - qc[k]), 0.0);
         double up = s * (zi[k + 1] - zc[k]), down = s * (zi[k] - zc[k]);
-        sl[k] = fmin(gale_kb_bj(up, dmin, dmax), gale_kb_bj(down, dmin, dmax)) * s;
+        sl[k] = fmax(fmin(gale_kb_bj(up, dmin, dmax), gale_kb_bj(down, dmin, dmax)), off) * s;
     }
     o[0] = 0.0;
     o[nl] = 0.0;

@@ -57,7 +57,7 @@ void gale_knl_finalize(gale_knl_t *nk);
 /* The kernels; f[] and s[] as gale_kbodies_nl.h lists them for each. */
 enum {
     GALE_NL_EOS,    /* cells:  rho, theta -> pi */
-    GALE_NL_PGRAD,  /* edges:  theta, pi -> pg (weak: cp theta_e (Pi2 - Pi1) l dz) */
+    GALE_NL_PGRAD,  /* edges:  theta, pi, ke -> pg (weak: (cp theta_e (Pi2 - Pi1) + K2 - K1) l dz) */
     GALE_NL_VFORCE, /* cells:  theta, pi -> fv (cp theta G_z Pi + g) */
     GALE_NL_RHS,    /* cells:  Rw, Rtheta, Rrho -> rw, rb, rp (the mixed system's right-hand side) */
     GALE_NL_MIXCOL, /* cells:  u, w, b, p -> yw, yb, yp (s: a, s) */
@@ -65,10 +65,11 @@ enum {
     GALE_NL_FLUXES, /* edges:  ubar -> f (layers), fi (interfaces) */
     GALE_NL_ADVI,   /* cells:  q, tq, t1, wbar -> tend (advective form, interface fields) */
     GALE_NL_RECON,  /* cells:  u -> ue, un, ke */
-    GALE_NL_MOM,    /* edges:  ue, un, ke, zeta, wbar -> a (s: 1, 0 the vector-invariant advection;
-                       0, 1 the Coriolis term) */
+    GALE_NL_MOM,    /* edges:  ue, un, zeta, wbar -> a (s: 1, 0 the vector-invariant advection
+                       less its K gradient; 0, 1 the Coriolis term) */
     GALE_NL_VORT,   /* cells:  ue, un -> zeta */
     GALE_NL_TLIN,   /* cells:  du, dw; Rtheta, Rrho updated (s: tau): the transport's linear part */
+    GALE_NL_CORW,   /* edges:  ue, un -> the Coriolis force, weak (dz sum_c A_c prc . F_c) */
     GALE_NL_NK
 };
 #define GALE_NL_MAXF 8

@@ -8,7 +8,7 @@ case GALE_NL_EOS:
     GALE_NL_FOR(i, i0, i1) gale_kb_nl_eos(kd, nd, i, F0, F1, F2);
     break;
 case GALE_NL_PGRAD:
-    GALE_NL_FOR(i, i0, i1) gale_kb_nl_pgrad(kd, nd, i, F0, F1, F2);
+    GALE_NL_FOR(i, i0, i1) gale_kb_nl_pgrad(kd, nd, i, F0, F1, F2, F3);
     break;
 case GALE_NL_VFORCE:
     GALE_NL_FOR(i, i0, i1) gale_kb_nl_vforce(kd, nd, i, F0, F1, F2);
@@ -32,13 +32,16 @@ case GALE_NL_RECON:
     GALE_NL_FOR(i, i0, i1) gale_kb_nl_recon(kd, nd, i, F0, F1, F2, F3);
     break;
 case GALE_NL_MOM:
-    GALE_NL_FOR(i, i0, i1) gale_kb_nl_mom(kd, nd, i, s0, s1, F0, F1, F2, F3, F4, F5);
+    GALE_NL_FOR(i, i0, i1) gale_kb_nl_mom(kd, nd, i, s0, s1, F0, F1, F2, F3, F4);
     break;
 case GALE_NL_VORT:
     GALE_NL_FOR(i, i0, i1) gale_kb_nl_vort(kd, nd, i, F0, F1, F2);
     break;
 case GALE_NL_TLIN:
     GALE_NL_FOR(i, i0, i1) gale_kb_nl_tlin(kd, nd, i, s0, F0, F1, F2, F3);
+    break;
+case GALE_NL_CORW:
+    GALE_NL_FOR(i, i0, i1) gale_kb_nl_corw(kd, nd, i, F0, F1, F2);
     break;
 default: break;
 }

@@ -17,6 +17,8 @@ typedef struct {
     const double *rarea;  /* [ncell] 1/A_c */
     const double *zc, *zi;/* [nlev] layer centres, [nlev+1] interfaces (vertical reconstruction) */
     const double *rdz;    /* [nlev] 1/dz */
+    int limit;            /* 1: limited face values (the tracers'); 0: the reconstruction as it is
+                             (the nonlinear core's dynamics: linear in a small perturbation) */
     void *impl;           /* launch-layer private data */
 } gale_ktr_t;
 
@@ -24,9 +26,9 @@ int gale_ktr_init(gale_ktr_t *tr, const gale_kmesh_t *km);
 void gale_ktr_finalize(gale_ktr_t *tr);
 
 /* Face values of q (nl levels, stride) on the 4 sides of cells [c0,c1):
- * quadratic least-squares reconstruction, limited (Barth-Jespersen style)
- * so that no face value is further from the cell value than the nearer
- * bound of the cell's and its neighbours' range.
+ * quadratic least-squares reconstruction, limited (Barth-Jespersen style,
+ * when tr->limit) so that no face value is further from the cell value than
+ * the nearer bound of the cell's and its neighbours' range.
  * qf: [(4*c + s)*stride + k]. */
 void gale_k_tr_faces(const gale_ktr_t *tr, int c0, int c1, int nl, int stride, const double *q,
                      double *qf);
@@ -35,7 +37,7 @@ void gale_k_tr_hflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int e0, int e
                      int stride, const double *f, const double *qf, double *fq);
 /* Vertical tracer fluxes of columns [c0,c1) at interior interfaces:
  * wq = W * q_face(upwind layer), limited linear in the vertical; 0 at the
- * ground and the top. slope: [c*sc + k] scratch. */
+ * ground and the top (limited when tr->limit). slope: [c*sc + k] scratch. */
 void gale_k_tr_vflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int c0, int c1,
                      const double *q, const double *w, double *slope, double *wq);
 /* Tendency of columns [c0,c1): out = -( (1/A) sum_s sign_s fq[e_s] + (wq[k+1]-wq[k])/dz_k );

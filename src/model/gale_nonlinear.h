@@ -40,7 +40,7 @@ typedef struct gale_nl {
     gale_field_t uo, wo;                           /* the wind the transport last saw */
     gale_field_t tu, tw, tth, trho, tq;            /* tendencies */
     gale_field_t ue, vn, ke, zeta;                 /* per cell: reconstructed wind, K, vorticity */
-    gale_field_t pgn, fvn, pg, fv, corn, cor;      /* forcing at n and at the latest estimate */
+    gale_field_t pgn, fvn, pg, fv, cor;            /* forcing at n and at the latest estimate */
     gale_field_t Ru, Rw, Rth, Rrho;                /* residuals */
     gale_field_t ru, rw, rb, rp, du, dw, db, dp;   /* the mixed system's right-hand side, solution */
     gale_nl_budget_t b0, b;                        /* at the start, now */

@@ -295,6 +295,12 @@ int gale_output_init(gale_output_t **outp, gale_model_t *m)
     o->synchronous = c->io.synchronous;
     o->nbuffers = c->io.buffers;
     o->buffer_mib = c->io.buffer_mib;
+    /* the diagnostics know the linear core's fields (u, w, b, p) only */
+    const char *fl = c->diagnostics.fields;
+    if (m->nl && fl[strspn(fl, " ,")])
+        GALE_ERROR(GALE_ERR_INPUT, "[diagnostics] fields = '%s': the nonlinear core writes no "
+                   "diagnostics yet (its state is in the checkpoints: [checkpoint] period); leave "
+                   "fields empty", fl);
     GALE_CALL(parse_fields(o, m));
     long nth;
     if (gale_io_fault_parse(getenv("GALE_IO_FAULT"), &nth) != GALE_OK)

@@ -1,0 +1,19 @@
+# The nonlinear dynamical core (docs/nonlinear.md), driven by
+# check_nonlinear.py: a resting atmosphere stays at rest, dcmip31 is linear
+# at small amplitude, checksums are bit-identical over ranks, threads and
+# halo strategies and across a restart on another rank count, the balanced
+# jet stays balanced, and bad input is refused. Small meshes (C6, C8), few
+# levels and steps: under a minute in all on 2 cores.
+set(GALE_NONLINEAR_OUT ${CMAKE_CURRENT_BINARY_DIR}/nonlinear)
+set(GALE_NONLINEAR_CMD ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_nonlinear.py
+    ${MPIEXEC_EXECUTABLE} ${GALE_EXE} ${GALE_NONLINEAR_OUT})
+
+foreach(mode resting linearity reproducible restart balanced_jet)
+  add_test(NAME nonlinear_${mode} COMMAND ${GALE_NONLINEAR_CMD} ${mode})
+  set_tests_properties(nonlinear_${mode} PROPERTIES LABELS "regression;mpi" PROCESSORS 2
+                       TIMEOUT 180)
+endforeach()
+
+add_test(NAME nonlinear_bad_input COMMAND ${GALE_NONLINEAR_CMD} bad_input)
+set_tests_properties(nonlinear_bad_input PROPERTIES LABELS "mpi;bad-input" PROCESSORS 2
+                     TIMEOUT 120)
