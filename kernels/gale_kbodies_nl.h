@@ -275,6 +275,32 @@ static inline void gale_kb_nl_corw(const gale_kmesh_t *km, const gale_knl_t *nk,
     }
 }
 
+/* The budgets' densities of cell c (per unit volume): e[k] = cv rho theta_c
+ * Pi (internal energy), e[sc + k] = rho (K + (w_k^2 + w_k+1^2) / 4)
+ * (kinetic; e has 2 sc levels), ent = cp rho ln theta_c; ps = p0 (Pi_0 + g z_0 / (cp
+ * theta_0))^(cp/R), hydrostatic from the lowest layer's centre, in every
+ * level. No GALE_SIMD: log and pow, as in nl_eos. */
+static inline void gale_kb_nl_budget(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                     const double *restrict rho, const double *restrict th,
+                                     const double *restrict pi, const double *restrict w,
+                                     const double *restrict ke, double *restrict e,
+                                     double *restrict ent, double *restrict ps)
+{
+    const int nl = km->nlev, sc = km->sc, si = km->si;
+    const double *r = rho + (size_t)c * sc, *t = th + (size_t)c * si, *p = pi + (size_t)c * sc;
+    const double *wc = w + (size_t)c * si, *kc = ke + (size_t)c * sc;
+    double *ec = e + (size_t)c * 2 * sc, *sc_ = ent + (size_t)c * sc, *pc = ps + (size_t)c * sc;
+    const double cp = nk->cp, cv = nk->cp - nk->rd;
+    for (int k = 0; k < nl; k++) {
+        const double thc = 0.5 * (t[k] + t[k + 1]);
+        ec[k] = cv * r[k] * thc * p[k];
+        ec[sc + k] = r[k] * (kc[k] + 0.25 * (wc[k] * wc[k] + wc[k + 1] * wc[k + 1]));
+        sc_[k] = cp * r[k] * log(thc);
+    }
+    const double s = nk->p0 * pow(p[0] + nk->g * (0.5 * km->dz[0]) / (cp * t[0]), cp / nk->rd);
+    for (int k = 0; k < nl; k++) pc[k] = s;
+}
+
 /* Per cell: the relative vorticity, the mean of the circulations about its
  * four corners (gale_knl.h's vidx, vw) of the wind along the lines between
  * cell centres, U_e.t_e = the mean of the edge's two cells' U.t. */

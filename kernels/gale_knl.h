@@ -70,6 +70,9 @@ enum {
     GALE_NL_VORT,   /* cells:  ue, un -> zeta */
     GALE_NL_TLIN,   /* cells:  du, dw; Rtheta, Rrho updated (s: tau): the transport's linear part */
     GALE_NL_CORW,   /* edges:  ue, un -> the Coriolis force, weak (dz sum_c A_c prc . F_c) */
+    GALE_NL_BUDGET, /* cells:  rho, theta, pi, w, ke -> the budgets' densities e (2 sc levels:
+                       cv rho T from 0, rho (K + w^2/2) from sc), ent (rho cp ln theta),
+                       ps (surface pressure, in every level) */
     GALE_NL_NK
 };
 #define GALE_NL_MAXF 8

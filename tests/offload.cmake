@@ -53,7 +53,10 @@ endforeach()
 # gale_offload_test(NAME NP [POLICY p] [REF ref|RUN_REF] [ZERO kinds] [NONZERO kinds]
 #                   [LOG regex] [ARGS overrides...])
 function(gale_offload_test name np)
-  cmake_parse_arguments(T "RUN_REF" "POLICY;REF;LOG" "ZERO;NONZERO;ARGS" ${ARGN})
+  cmake_parse_arguments(T "RUN_REF" "POLICY;REF;LOG;CONFIG" "ZERO;NONZERO;ARGS" ${ARGN})
+  if(NOT T_CONFIG)
+    set(T_CONFIG default.ini)
+  endif()
   if(NOT T_POLICY)
     set(T_POLICY MANDATORY)
   endif()
@@ -71,7 +74,7 @@ function(gale_offload_test name np)
   string(REPLACE ";" "\\;" nonzero "${T_NONZERO}")
   add_test(NAME ${name}
            COMMAND ${CMAKE_COMMAND} -DEXE=${_oexe} -DNP=${np} -DMPIEXEC=${MPIEXEC_EXECUTABLE}
-                   -DCONFIG=${PROJECT_SOURCE_DIR}/configs/default.ini -DPOLICY=${T_POLICY}
+                   -DCONFIG=${PROJECT_SOURCE_DIR}/configs/${T_CONFIG} -DPOLICY=${T_POLICY}
                    -DOUT=${_odir}/${name}.json ${ref} -DARGS=${args} -DZERO=${zero}
                    -DNONZERO=${nonzero} -DLOG=${T_LOG} -P ${_orun})
   set(labels offload)
@@ -121,6 +124,15 @@ gale_offload_test(offload_multigrid_np2 2 RUN_REF ZERO field
 gale_offload_test(offload_multigrid_single_gpu_aware_np2 2 RUN_REF ZERO field halo
                   ARGS --timestepping.steps=6 --solver.preconditioner=multigrid --solver.method=bicgstab
                        --solver.precision=single --solver.tolerance=1e-5 --halo.gpu_aware=true)
+
+# the nonlinear core (docs/nonlinear.md): dcmip31 and the baroclinic wave bit
+# for bit against the CPU build, no field transfers
+gale_offload_test(offload_nonlinear_np2 2 RUN_REF ZERO field CONFIG dcmip31.ini
+  ARGS --mesh.name=C8 --extrusion.levels=6 --timestepping.steps=3 --multigrid.levels=3
+       --solver.method=prec_only --logging.progress_every=0)
+gale_offload_test(offload_baroclinic_np2 2 RUN_REF ZERO field CONFIG baroclinic_wave.ini
+  ARGS --mesh.name=C6 --extrusion.levels=8 --timestepping.steps=2 --multigrid.levels=2
+       --solver.method=prec_only --logging.progress_every=0)
 
 # the transport kernels: advection cases bit for bit against the CPU build
 gale_offload_test(offload_cosine_bell_np2 2 RUN_REF ZERO field

@@ -28,16 +28,17 @@ function(gale_run exe policy report log_var)
 endfunction()
 
 function(checksums report var)
+  # every checksum the report has: u, w, b, p (theta, pi, rho for the
+  # nonlinear core), and q in the advection cases
   file(READ ${report} j)
   set(s "")
-  foreach(f u w b p)
+  string(JSON n LENGTH "${j}" checksums)
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    string(JSON f MEMBER "${j}" checksums ${i})
     string(JSON v GET "${j}" checksums ${f})
     string(APPEND s "${f}=${v} ")
   endforeach()
-  string(JSON v ERROR_VARIABLE noq GET "${j}" checksums q) # the tracer, in advection cases
-  if(NOT noq)
-    string(APPEND s "q=${v} ")
-  endif()
   set(${var} "${s}" PARENT_SCOPE)
 endfunction()
 

@@ -457,12 +457,12 @@ static int write_report(const char *path, const gale_model_t *m, const gale_run_
         gale_json_num(&j, "max_v", s->b.max_v);
         gale_json_num(&j, "max_ps_change", s->b.max_dps);
         /* the budgets after each step (0: the initial state) */
-        static const char *const bn[3] = {"mass", "energy", "entropy"};
+        static const char *const bn[GALE_NL_NHIST] = {"mass", "energy", "entropy", "ps_min"};
         gale_json_obj(&j, "per_step");
-        for (int q = 0; q < 3; q++) {
+        for (int q = 0; q < GALE_NL_NHIST; q++) {
             gale_json_arr(&j, bn[q]);
             for (int st = 0; st <= m->step && st <= m->steps; st++)
-                gale_json_num(&j, NULL, s->hist[3 * (size_t)st + q]);
+                gale_json_num(&j, NULL, s->hist[GALE_NL_NHIST * (size_t)st + q]);
             gale_json_end(&j, ']');
         }
         gale_json_end(&j, '}');

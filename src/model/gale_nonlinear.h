@@ -23,6 +23,8 @@ typedef struct {
     double max_dps;       /* max |surface pressure - its initial value| [Pa] */
 } gale_nl_budget_t;
 
+#define GALE_NL_NHIST 4
+
 typedef struct gale_nl {
     gale_knl_t k;
     /* host tables (k points at them) */
@@ -43,10 +45,14 @@ typedef struct gale_nl {
     gale_field_t pgn, fvn, pg, fv, cor;            /* forcing at n and at the latest estimate */
     gale_field_t Ru, Rw, Rth, Rrho;                /* residuals */
     gale_field_t ru, rw, rb, rp, du, dw, db, dp;   /* the mixed system's right-hand side, solution */
+    gale_field_t be, bent, bps, bps0, bdps, one, one2; /* the budgets' densities */
     gale_nl_budget_t b0, b;                        /* at the start, now */
     double max_mass_change, max_energy_change;     /* relative: to step 0, and per step */
-    double *ps0;           /* [owned cells] the initial surface pressure */
-    double *hist;          /* [3 (steps + 1)]: mass, energy, entropy after each step */
+    double *wl, *wl_int, *wl_kin; /* the budgets' level weights: g z dz [nlev]; dz in e's
+                                     first, second half [2 sc] */
+    int have_ps0;
+    double *hist;          /* [GALE_NL_NHIST (steps + 1)]: mass, energy, entropy, min surface
+                              pressure after each step */
 } gale_nl_t;
 
 /* Collective, from gale_model_setup once the mesh, psy and geometry exist:

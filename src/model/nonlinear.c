@@ -534,6 +534,9 @@ int gale_nl_setup(gale_model_t *m)
         {&s->Rrho, "nl_Rrho", C, nl}, {&s->ru, "nl_ru", E, nl},      {&s->rw, "nl_rw", I, nl},
         {&s->rb, "nl_rb", I, nl},    {&s->rp, "nl_rp", C, nl},       {&s->du, "nl_du", E, nl},
         {&s->dw, "nl_dw", I, nl},    {&s->db, "nl_db", I, nl},       {&s->dp, "nl_dp", C, nl},
+        {&s->be, "nl_energy", C, 2 * sc}, {&s->bent, "nl_entropy", C, nl}, {&s->bps, "nl_ps", C, nl},
+        {&s->bps0, "nl_ps0", C, nl}, {&s->bdps, "nl_dps", C, nl},    {&s->one, "nl_one", C, nl},
+        {&s->one2, "nl_one2", C, 2 * sc},
     };
     for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
         GALE_CALL(fld(m, fl[i].f, fl[i].name, fl[i].loc, fl[i].layers));
@@ -543,7 +546,7 @@ int gale_nl_setup(gale_model_t *m)
                                                                : INFINITY;
     GALE_CALL(gale_nl_budget(m, &s->b0));
     s->b = s->b0;
-    GALE_ALLOC(s->hist, 3 * ((size_t)m->steps + 1));
+    GALE_ALLOC(s->hist, GALE_NL_NHIST * ((size_t)m->steps + 1));
     gale_nl_record(m);
     return GALE_OK;
 }
@@ -556,13 +559,14 @@ void gale_nl_free(gale_model_t *m)
                          &s->rhoa, &s->ubar, &s->wbar, &s->uo, &s->wo, &s->f, &s->fi, &s->t1, &s->tu, &s->tw,
                          &s->tth, &s->trho, &s->tq, &s->ue, &s->vn, &s->ke, &s->zeta, &s->pgn,
                          &s->fvn, &s->pg, &s->fv, &s->cor, &s->Ru, &s->Rw, &s->Rth, &s->Rrho, &s->ru,
-                         &s->rw, &s->rb, &s->rp, &s->du, &s->dw, &s->db, &s->dp};
+                         &s->rw, &s->rb, &s->rp, &s->du, &s->dw, &s->db, &s->dp,
+                         &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (f[i]->data) gale_psy_field_free(f[i]);
     gale_transport_free(&s->tr);
     gale_knl_finalize(&s->k);
     void *a[] = {s->prof, s->fcor, s->prc, s->nrm, s->tng, s->vw, s->rd2i, s->rd2c, s->vidx, s->thref,
-                 s->piref, s->hist, s->ps0};
+                 s->piref, s->hist, s->wl, s->wl_int, s->wl_kin};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);
     gale_free(s);
     m->nl = NULL;
@@ -702,56 +706,61 @@ void gale_nl_record(gale_model_t *m)
 {
     gale_nl_t *s = m->nl;
     if (m->step < 0 || m->step > m->steps) return;
-    double *h = s->hist + 3 * (size_t)m->step;
-    h[0] = s->b.mass, h[1] = s->b.energy, h[2] = s->b.entropy;
+    double *h = s->hist + GALE_NL_NHIST * (size_t)m->step;
+    h[0] = s->b.mass, h[1] = s->b.energy, h[2] = s->b.entropy, h[3] = s->b.ps_min;
 }
 
+/* Device-resident: the densities from one kernel, then one reproducible
+ * global sum, a min/max and a max |.| -- no field comes to the host. */
 int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
 {
     gale_nl_t *s = m->nl;
     gale_psy_t *psy = m->psy;
-    const gale_config_t *cfg = &m->cfg;
-    const int nl = m->km.nlev, sc = m->km.sc, si = m->km.si, c0 = gale_psy_owned(psy, GALE_LOC_CELL);
-    const double cp = cfg->planet.cp, g = cfg->planet.gravity, cv = cv_of(cfg);
-    const double p0 = cfg->planet.p_zero, rk = cp / cfg->planet.rd;
+    const int nl = m->km.nlev;
+    if (!s->wl) { /* the weights (kept: the offload layer copies them once) and the ones */
+        const double g = m->cfg.planet.gravity;
+        /* three arrays: the offload layer maps each weight by itself */
+        const int sc = m->km.sc;
+        GALE_ALLOC(s->wl, nl);
+        GALE_ALLOC(s->wl_int, 2 * (size_t)sc);
+        GALE_ALLOC(s->wl_kin, 2 * (size_t)sc);
+        for (int k = 0; k < nl; k++) {
+            s->wl[k] = g * m->z_c[k] * m->dz[k]; /* potential */
+            s->wl_int[k] = m->dz[k];             /* internal: e's first half */
+            s->wl_kin[sc + k] = m->dz[k];        /* kinetic: e's second half */
+        }
+        gale_field_t *one[2] = {&s->one, &s->one2};
+        for (int i = 0; i < 2; i++) {
+            double *o = gale_fd(one[i]);
+            for (size_t j = 0; j < (size_t)one[i]->n * one[i]->stride; j++) o[j] = 1.0;
+            GALE_CALL(gale_psy_host_wrote(psy, one[i], 1));
+        }
+    }
     GALE_CALL(NL(GALE_NL_RECON, 0, 0, &m->u, &s->ue, &s->vn, &s->ke));
-    GALE_CALL(NL(GALE_NL_VORT, 0, 0, &s->ue, &s->vn, &s->zeta));
-    gale_field_t *f[6] = {&s->rho, &m->b, &m->p, &m->w, &s->ke, &s->vn};
-    for (int i = 0; i < 6; i++) GALE_CALL(gale_psy_to_host(f[i]));
-    const double *rho = gale_fd(&s->rho), *th = gale_fd(&m->b), *pi = gale_fd(&m->p);
-    const double *w = gale_fd(&m->w), *ke = gale_fd(&s->ke), *vn = gale_fd(&s->vn);
+    GALE_CALL(NL(GALE_NL_BUDGET, 0, 0, &s->rho, &m->b, &m->p, &m->w, &s->ke, &s->be, &s->bent,
+                 &s->bps));
+    const int first = !s->have_ps0;
+    if (first) {
+        GALE_CALL(gale_psy_copy(psy, &s->bps0, &s->bps));
+        s->have_ps0 = 1;
+    }
+    GALE_CALL(gale_psy_axpby(psy, &s->bdps, 1.0, &s->bps, -1.0, &s->bps0));
     gale_psy_sum_t sum;
     gale_psy_sum_init(&sum);
-    gale_rsum_t *acc[5];
-    for (int i = 0; i < 5; i++) acc[i] = gale_psy_sum_term(&sum);
-    double mx[4] = {-INFINITY, -INFINITY, 0.0, 0.0}; /* ps max, -ps min, max |v|, max |dps| */
-    const int first = !s->ps0;
-    if (first) GALE_ALLOC(s->ps0, c0 > 0 ? c0 : 1);
-    for (int c = 0; c < c0; c++) {
-        const double *r = rho + (size_t)c * sc, *t = th + (size_t)c * si, *p = pi + (size_t)c * sc;
-        const double *wc = w + (size_t)c * si, *kc = ke + (size_t)c * sc, *v = vn + (size_t)c * sc;
-        for (int k = 0; k < nl; k++) {
-            const double vol = m->area[c] * m->dz[k], mass = vol * r[k];
-            const double thc = 0.5 * (t[k] + t[k + 1]);
-            gale_rsum_add(acc[0], mass);
-            gale_rsum_add(acc[1], mass * (kc[k] + 0.25 * (wc[k] * wc[k] + wc[k + 1] * wc[k + 1])));
-            gale_rsum_add(acc[2], mass * cv * thc * p[k]);
-            gale_rsum_add(acc[3], mass * g * m->z_c[k]);
-            gale_rsum_add(acc[4], mass * cp * log(thc));
-            mx[2] = fmax(mx[2], fabs(v[k]));
-        }
-        /* hydrostatic from the lowest layer's centre to the ground */
-        const double ps = p0 * pow(p[0] + g * m->z_c[0] / (cp * t[0]), rk);
-        mx[0] = fmax(mx[0], ps);
-        mx[1] = fmax(mx[1], -ps);
-        if (first) s->ps0[c] = ps;
-        mx[3] = fmax(mx[3], fabs(ps - s->ps0[c]));
-    }
-    double v[5];
+    gale_psy_sum_dot(&sum, &s->rho, &s->one, m->area, m->dz);
+    gale_psy_sum_dot(&sum, &s->be, &s->one2, m->area, s->wl_kin);
+    gale_psy_sum_dot(&sum, &s->be, &s->one2, m->area, s->wl_int);
+    gale_psy_sum_dot(&sum, &s->rho, &s->one, m->area, s->wl);
+    gale_psy_sum_dot(&sum, &s->bent, &s->one, m->area, m->dz);
+    double v[5], mx[2];
     GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, v));
-    GALE_CALL(gale_psy_max(psy, 4, mx));
+    GALE_CALL(gale_psy_minmax(psy, &s->bps, &b->ps_min, &b->ps_max));
+    const gale_field_t *f[2] = {&s->vn, &s->bdps};
+    int64_t gid[2];
+    int lev[2];
+    GALE_CALL(gale_psy_check_finite(psy, 2, f, mx, gid, lev));
     b->mass = v[0], b->kinetic = v[1], b->internal = v[2], b->potential = v[3], b->entropy = v[4];
     b->energy = (v[1] + v[2]) + v[3];
-    b->ps_max = mx[0], b->ps_min = -mx[1], b->max_v = mx[2], b->max_dps = mx[3];
+    b->max_v = mx[0], b->max_dps = mx[1];
     return GALE_OK;
 }
