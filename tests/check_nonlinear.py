@@ -192,12 +192,45 @@ elif MODE == "balanced_jet":
     check(nl["max_mass_rel_change"] < 1e-13,
           f"max_mass_rel_change = {nl['max_mass_rel_change']:.3e} (< 1e-13)")
 
+elif MODE == "output":
+    # the nonlinear core's diagnostics on the UGRID mesh: every field, its
+    # values where the balanced jet puts them
+    import netCDF4
+    out = os.path.join(WORKDIR, "out")
+    names = ["u", "w", "theta", "pi", "rho", "surface_pressure", "vorticity", "u_zonal",
+             "v_meridional"]
+    run(BWAVE, ["--mesh.name=C6", "--extrusion.levels=8", "--timestepping.steps=2",
+                "--multigrid.levels=2", "--initial.perturbation=0", f"--io.dir={out}",
+                "--diagnostics.fields=" + ",".join(names), "--diagnostics.period=2"])
+    with netCDF4.Dataset(os.path.join(out, "gale_000002.nc")) as ds:
+        for v in names:
+            check(v in ds.variables, f"output has {v}")
+        ps = ds["surface_pressure"][0, :]
+        uz = ds["u_zonal"][0, :, :]
+        vm = ds["v_meridional"][0, :, :]
+        th = ds["theta"][0, :, :]
+        rho = ds["rho"][0, :, :]
+        lat = ds["Mesh2d_face_y"][:]
+        print(f"      ps {ps.min():.1f}..{ps.max():.1f} Pa, u_zonal {uz.min():.2f}..{uz.max():.2f}, "
+              f"|v_meridional| {abs(vm).max():.3f} m/s, theta {th.min():.1f}..{th.max():.1f} K, "
+              f"rho {rho.min():.4f}..{rho.max():.4f} kg m-3")
+        check(99000 < ps.min() and ps.max() < 101500,
+              f"surface_pressure {ps.min():.1f}..{ps.max():.1f} Pa within 990..1015 hPa")
+        check(20 < uz.max() < 40, f"the jet's u_zonal maximum {uz.max():.2f} m/s (20..40)")
+        check(abs(vm).max() < 2, f"|v_meridional| {abs(vm).max():.3f} m/s (< 2: the jet is zonal)")
+        check(th.min() > 200 and rho.min() > 0, "theta > 200 K, rho > 0")
+        # the jet peaks in mid-latitudes in both hemispheres
+        k = int(uz.max(axis=0).argmax())
+        j = int(uz[:, k].argmax())
+        check(20 < abs(float(lat[j])) < 60, f"u_zonal peaks at latitude {float(lat[j]):.1f} (20..60)")
+
 elif MODE == "bad_input":
     small = ["--mesh.name=C6", "--extrusion.levels=4", "--timestepping.steps=1",
              "--multigrid.levels=2"]
     for config, extra, word in ((DCMIP31, ["--initial.case=gravity_wave"], "gravity_wave"),
                                 (BWAVE, ["--planet.scaling=125"], "scaling"),
-                                (DCMIP31, ["--dynamics.mass_matrix=lumped"], "mass_matrix")):
+                                (DCMIP31, ["--dynamics.mass_matrix=lumped"], "mass_matrix"),
+                                (DCMIP31, ["--diagnostics.fields=b"], "'b'")):
         _, r, codes = run(config, small + extra, np=2, expect_ok=False)
         msg = [l for l in (r.stdout + r.stderr).splitlines() if "error" in l]
         print(f"      {' '.join(extra)}: rank exit status {codes}, {msg}")

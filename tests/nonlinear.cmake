@@ -8,7 +8,7 @@ set(GALE_NONLINEAR_OUT ${CMAKE_CURRENT_BINARY_DIR}/nonlinear)
 set(GALE_NONLINEAR_CMD ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_nonlinear.py
     ${MPIEXEC_EXECUTABLE} ${GALE_EXE} ${GALE_NONLINEAR_OUT})
 
-foreach(mode resting linearity reproducible restart balanced_jet)
+foreach(mode resting linearity reproducible restart balanced_jet output)
   add_test(NAME nonlinear_${mode} COMMAND ${GALE_NONLINEAR_CMD} ${mode})
   set_tests_properties(nonlinear_${mode} PROPERTIES LABELS "regression;mpi" PROCESSORS 2
                        TIMEOUT 180)

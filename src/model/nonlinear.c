@@ -737,6 +737,7 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
         }
     }
     GALE_CALL(NL(GALE_NL_RECON, 0, 0, &m->u, &s->ue, &s->vn, &s->ke));
+    GALE_CALL(NL(GALE_NL_VORT, 0, 0, &s->ue, &s->vn, &s->zeta)); /* for the output */
     GALE_CALL(NL(GALE_NL_BUDGET, 0, 0, &s->rho, &m->b, &m->p, &m->w, &s->ke, &s->be, &s->bent,
                  &s->bps));
     const int first = !s->have_ps0;

@@ -18,7 +18,9 @@
 
 typedef enum {
     D_U, D_W, D_B, D_P, D_B_LEVEL, D_W_LEVEL, D_P_LEVEL, D_P_COLINT, D_W_COLINT, D_B_COLINT,
-    D_ENERGY
+    D_ENERGY,
+    /* the nonlinear core's (docs/nonlinear.md) */
+    D_THETA, D_PI, D_RHO, D_PS, D_ZETA, D_UZON, D_VMER
 } dkind_t;
 
 typedef struct {
@@ -51,6 +53,9 @@ static const char *const plain_names[] = {"u", "w", "b", "p"};
 static int valid_names(const gale_model_t *m, char *buf, size_t n)
 {
     const int nl = m->cfg.extrusion.levels;
+    if (m->nl)
+        return snprintf(buf, n, "u, w, theta, pi, rho, surface_pressure, vorticity, u_zonal, "
+                                "v_meridional (the nonlinear core's)");
     return snprintf(buf, n,
                     "u, w, b, p, b_level<k> and w_level<k> (k = 0..%d), p_level<k> (k = 0..%d), "
                     "p_colint, w_colint, b_colint, energy_density", nl, nl - 1);
@@ -64,7 +69,16 @@ static int parse_name(const gale_model_t *m, const char *s, int *level)
         {"w_colint", D_W_COLINT}, {"b_colint", D_B_COLINT}, {"energy_density", D_ENERGY}};
     static const struct { const char *prefix; int kind, top; } lev[] = {
         {"b_level", D_B_LEVEL, 0}, {"w_level", D_W_LEVEL, 0}, {"p_level", D_P_LEVEL, -1}};
+    static const struct { const char *name; int kind; } nonlinear[] = {
+        {"u", D_U}, {"w", D_W}, {"theta", D_THETA}, {"pi", D_PI}, {"rho", D_RHO},
+        {"surface_pressure", D_PS}, {"vorticity", D_ZETA}, {"u_zonal", D_UZON},
+        {"v_meridional", D_VMER}};
     *level = 0;
+    if (m->nl) { /* its b and p are theta and Pi: only its own names */
+        for (size_t i = 0; i < sizeof nonlinear / sizeof nonlinear[0]; i++)
+            if (strcmp(s, nonlinear[i].name) == 0) return nonlinear[i].kind;
+        return -1;
+    }
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         if (strcmp(s, fixed[i].name) == 0) return fixed[i].kind;
     for (size_t i = 0; i < sizeof lev / sizeof lev[0]; i++) {
@@ -136,6 +150,24 @@ static void describe(const gale_model_t *m, const diag_t *d, gale_outvar_t *v)
     default:
         snprintf(v->units, sizeof v->units, "m5 s-2");
         snprintf(v->cell_methods, sizeof v->cell_methods, "area: sum");
+    }
+    if (d->kind >= D_THETA) {
+        static const struct { const char *name, *units, *standard, *lng; int vert; } nd[] = {
+            {"theta", "K", "air_potential_temperature", "potential temperature at the layer interfaces", GALE_OUT_INTERFACES},
+            {"pi", "1", "dimensionless_exner_function", "Exner pressure at the layer centres", GALE_OUT_LAYERS},
+            {"rho", "kg m-3", "air_density", "density at the layer centres", GALE_OUT_LAYERS},
+            {"surface_pressure", "Pa", "surface_air_pressure", "surface pressure, hydrostatic from the lowest layer's centre", GALE_OUT_2D},
+            {"vorticity", "s-1", "atmosphere_relative_vorticity", "relative vorticity at the face centres (the mean of its corners' circulations)", GALE_OUT_LAYERS},
+            {"u_zonal", "m s-1", "eastward_wind", "eastward wind at the face centres (reconstructed from the normal winds)", GALE_OUT_LAYERS},
+            {"v_meridional", "m s-1", "northward_wind", "northward wind at the face centres (reconstructed from the normal winds)", GALE_OUT_LAYERS}};
+        const int i = d->kind - D_THETA;
+        snprintf(v->name, sizeof v->name, "%s", nd[i].name);
+        snprintf(v->units, sizeof v->units, "%s", nd[i].units);
+        snprintf(v->standard_name, sizeof v->standard_name, "%s", nd[i].standard);
+        snprintf(v->long_name, sizeof v->long_name, "%s", nd[i].lng);
+        v->cell_methods[0] = '\0';
+        v->vert = nd[i].vert;
+        return;
     }
     const char *what = d->kind == D_W || d->kind == D_W_LEVEL || d->kind == D_W_COLINT
                            ? "vertical velocity"
@@ -295,12 +327,6 @@ int gale_output_init(gale_output_t **outp, gale_model_t *m)
     o->synchronous = c->io.synchronous;
     o->nbuffers = c->io.buffers;
     o->buffer_mib = c->io.buffer_mib;
-    /* the diagnostics know the linear core's fields (u, w, b, p) only */
-    const char *fl = c->diagnostics.fields;
-    if (m->nl && fl[strspn(fl, " ,")])
-        GALE_ERROR(GALE_ERR_INPUT, "[diagnostics] fields = '%s': the nonlinear core writes no "
-                   "diagnostics yet (its state is in the checkpoints: [checkpoint] period); leave "
-                   "fields empty", fl);
     GALE_CALL(parse_fields(o, m));
     long nth;
     if (gale_io_fault_parse(getenv("GALE_IO_FAULT"), &nth) != GALE_OK)
@@ -387,13 +413,29 @@ static void pack(const gale_output_t *o, const gale_model_t *m, const diag_t *d,
     const double *u = gale_fd(&m->u), *w = gale_fd(&m->w), *b = gale_fd(&m->b),
                  *p = gale_fd(&m->p);
     const int *perm = d->kind == D_U ? o->eperm : o->cperm;
+    const gale_nl_t *q = m->nl;
+    const int layers = d->kind == D_U || d->kind == D_P || d->kind == D_PI || d->kind == D_RHO ||
+                       d->kind == D_ZETA || d->kind == D_UZON || d->kind == D_VMER;
+    const int ifaces = d->kind == D_W || d->kind == D_B || d->kind == D_THETA;
+    const double *nlf = !q ? NULL
+                        : d->kind == D_RHO ? gale_fd(&q->rho)
+                        : d->kind == D_PS ? gale_fd(&q->bps)
+                        : d->kind == D_ZETA ? gale_fd(&q->zeta)
+                        : d->kind == D_UZON ? gale_fd(&q->ue)
+                        : d->kind == D_VMER ? gale_fd(&q->vn) : NULL;
 #pragma omp parallel for schedule(static)
     for (int r = r0; r < r1; r++) {
         const size_t c = (size_t)perm[r];
-        double *out = dst + (size_t)(r - r0) * (d->kind == D_U || d->kind == D_P ? nl
-                                                : d->kind == D_W || d->kind == D_B ? nl + 1 : 1);
+        double *out = dst + (size_t)(r - r0) * (layers ? nl : ifaces ? nl + 1 : 1);
         double s = 0;
         switch (d->kind) {
+        case D_THETA: memcpy(out, b + c * si, (size_t)(nl + 1) * sizeof *out); break;
+        case D_PI: memcpy(out, p + c * sc, (size_t)nl * sizeof *out); break;
+        case D_RHO:
+        case D_ZETA:
+        case D_UZON:
+        case D_VMER: memcpy(out, nlf + c * sc, (size_t)nl * sizeof *out); break;
+        case D_PS: *out = nlf[c * sc]; break;
         case D_U: memcpy(out, u + c * sc, (size_t)nl * sizeof *out); break;
         case D_W: memcpy(out, w + c * si, (size_t)(nl + 1) * sizeof *out); break;
         case D_B: memcpy(out, b + c * si, (size_t)(nl + 1) * sizeof *out); break;
@@ -457,17 +499,21 @@ int gale_output_step(gale_output_t *o, gale_model_t *m)
     GALE_CALL(agree_failure(o));
     if (o->failed) return GALE_OK;
     /* The host copies, once (no-ops on the CPU). */
-    int need[4] = {0};
+    int need[9] = {0};
     for (int i = 0; i < n; i++) {
         int k = o->diag[due[i]].kind;
         need[0] |= k == D_U || k == D_ENERGY;
         need[1] |= k == D_W || k == D_W_LEVEL || k == D_W_COLINT || k == D_ENERGY;
-        need[2] |= k == D_B || k == D_B_LEVEL || k == D_B_COLINT || k == D_ENERGY;
-        need[3] |= k == D_P || k == D_P_LEVEL || k == D_P_COLINT || k == D_ENERGY;
+        need[2] |= k == D_B || k == D_B_LEVEL || k == D_B_COLINT || k == D_ENERGY || k == D_THETA;
+        need[3] |= k == D_P || k == D_P_LEVEL || k == D_P_COLINT || k == D_ENERGY || k == D_PI;
+        need[4] |= k == D_RHO, need[5] |= k == D_PS, need[6] |= k == D_ZETA;
+        need[7] |= k == D_UZON, need[8] |= k == D_VMER;
     }
-    gale_field_t *f[4] = {&m->u, &m->w, &m->b, &m->p};
-    for (int i = 0; i < 4; i++)
-        if (need[i]) GALE_CALL(gale_psy_to_host(f[i]));
+    gale_nl_t *q = m->nl;
+    gale_field_t *f[9] = {&m->u, &m->w, &m->b, &m->p, q ? &q->rho : NULL, q ? &q->bps : NULL,
+                          q ? &q->zeta : NULL, q ? &q->ue : NULL, q ? &q->vn : NULL};
+    for (int i = 0; i < 9; i++)
+        if (need[i] && f[i]) GALE_CALL(gale_psy_to_host(f[i]));
     GALE_CALL(gale_writer_begin(o->w, m->step, m->time, n, due));
     for (int i = 0; i < n; i++) {
         const int v = due[i];
