@@ -129,6 +129,27 @@ static inline void gale_kb_nl_mixcol(const gale_kmesh_t *km, const gale_knl_t *n
     }
 }
 
+/* x += s D(rho* du, rho* dw) on the layers of cell c: the density row's
+ * divergence (flux form: its global integral is zero). */
+static inline void gale_kb_nl_drho(const gale_kmesh_t *km, const gale_knl_t *nk, int c, double s,
+                                   const double *restrict du, const double *restrict dw,
+                                   double *restrict x)
+{
+    const int nl = km->nlev;
+    const double *dwc = dw + (size_t)c * km->si;
+    double *xc = x + (size_t)c * km->sc;
+    const double ra = 1.0 / km->area[c], *dz = km->dz;
+    const double *RI = GALE_NLP(nk, km, GALE_NLP_RHOI), *RH = GALE_NLP(nk, km, GALE_NLP_RHOC);
+    double f[4];
+    const double *uc[4];
+    gale_kb_cell_fluxes(km, c, f);
+    gale_kb_cell_edge_cols(km, c, du, uc);
+    GALE_SIMD
+    for (int k = 0; k < nl; k++)
+        xc[k] = xc[k] + s * (RH[k] * (GALE_KB_HFLUX(f, uc, k) * ra) +
+                             (RI[k + 1] * dwc[k + 1] - RI[k] * dwc[k]) / dz[k]);
+}
+
 /* After a solve: w += dw; theta += theta* b / g inside, -Rtheta at the ground
  * and the top (no w there, so the theta row is the residual alone); rho from
  * the density row, -Rrho - tau D(rho* du, rho* dw), which keeps the mass. */
@@ -143,17 +164,10 @@ static inline void gale_kb_nl_update(const gale_kmesh_t *km, const gale_knl_t *n
     const double *dwc = dw + (size_t)c * si, *bc = b + (size_t)c * si, *t = Rt + (size_t)c * si;
     const double *r = Rr + (size_t)c * sc;
     double *wc = w + (size_t)c * si, *tc = th + (size_t)c * si, *rc = rho + (size_t)c * sc;
-    const double rg = 1.0 / nk->g, ra = 1.0 / km->area[c], *dz = km->dz;
-    const double *TH = GALE_NLP(nk, km, GALE_NLP_THI), *RI = GALE_NLP(nk, km, GALE_NLP_RHOI);
-    const double *RH = GALE_NLP(nk, km, GALE_NLP_RHOC);
-    double f[4];
-    const double *uc[4];
-    gale_kb_cell_fluxes(km, c, f);
-    gale_kb_cell_edge_cols(km, c, du, uc);
+    const double rg = 1.0 / nk->g, *TH = GALE_NLP(nk, km, GALE_NLP_THI);
     GALE_SIMD
-    for (int k = 0; k < nl; k++)
-        rc[k] = rc[k] - (r[k] + tau * (RH[k] * (GALE_KB_HFLUX(f, uc, k) * ra) +
-                                       (RI[k + 1] * dwc[k + 1] - RI[k] * dwc[k]) / dz[k]));
+    for (int k = 0; k < nl; k++) rc[k] = rc[k] - r[k];
+    gale_kb_nl_drho(km, nk, c, -tau, du, dw, rho);
     GALE_SIMD
     for (int k = 1; k < nl; k++) {
         wc[k] = wc[k] + dwc[k];
@@ -172,20 +186,10 @@ static inline void gale_kb_nl_tlin(const gale_kmesh_t *km, const gale_knl_t *nk,
                                    const double *restrict dw, double *restrict Rt,
                                    double *restrict Rr)
 {
-    const int nl = km->nlev, sc = km->sc, si = km->si;
-    const double *dwc = dw + (size_t)c * si;
-    double *t = Rt + (size_t)c * si, *r = Rr + (size_t)c * sc;
-    const double ra = 1.0 / km->area[c], *dz = km->dz;
-    const double *DT = GALE_NLP(nk, km, GALE_NLP_DTH), *RI = GALE_NLP(nk, km, GALE_NLP_RHOI);
-    const double *RH = GALE_NLP(nk, km, GALE_NLP_RHOC);
-    double f[4];
-    const double *uc[4];
-    gale_kb_cell_fluxes(km, c, f);
-    gale_kb_cell_edge_cols(km, c, du, uc);
-    GALE_SIMD
-    for (int k = 0; k < nl; k++)
-        r[k] = r[k] + tau * (RH[k] * (GALE_KB_HFLUX(f, uc, k) * ra) +
-                             (RI[k + 1] * dwc[k + 1] - RI[k] * dwc[k]) / dz[k]);
+    const int nl = km->nlev;
+    const double *dwc = dw + (size_t)c * km->si, *DT = GALE_NLP(nk, km, GALE_NLP_DTH);
+    double *t = Rt + (size_t)c * km->si;
+    gale_kb_nl_drho(km, nk, c, tau, du, dw, Rr);
     GALE_SIMD
     for (int k = 1; k < nl; k++) t[k] = t[k] + tau * (dwc[k] * DT[k]);
 }
@@ -251,14 +255,16 @@ static inline void gale_kb_nl_recon(const gale_kmesh_t *km, const gale_knl_t *nk
     }
 }
 
-/* The Coriolis force in weak form on edge e, dz sum over its cells of
- * A_c prc_c,s . F_c with F_c = -f k x U_c: the transpose of the
+/* The vorticity force in weak form on edge e, dz sum over its cells of
+ * A_c prc_c,s . F_c with F_c = -(zeta + f) k x U_c: the transpose of the
  * reconstruction, so that u . (this) = sum_c A_c U_c . F_c = 0 exactly --
- * energy-neutral, where the strong form (the mean of F . n) is not and let
- * round-off grow with an e-folding time of about a day (docs/nonlinear.md). */
+ * energy-neutral, where the strong form (the mean of F . n) is not: with the
+ * planetary vorticity it let round-off grow with an e-folding time of about
+ * a day, with the relative one the baroclinic wave gained energy and blew up
+ * at day 8 (docs/nonlinear.md). */
 static inline void gale_kb_nl_corw(const gale_kmesh_t *km, const gale_knl_t *nk, int e,
                                    const double *restrict ue, const double *restrict un,
-                                   double *restrict out)
+                                   const double *restrict zeta, double *restrict out)
 {
     const int nl = km->nlev, sc = km->sc;
     double *o = out + (size_t)e * sc;
@@ -268,10 +274,13 @@ static inline void gale_kb_nl_corw(const gale_kmesh_t *km, const gale_knl_t *nk,
         const int c = km->edge_cell[2 * e + j];
         if (c < 0) continue;
         const double *pr = nk->prc + 8 * (size_t)c + 2 * km->edge_side[2 * e + j];
-        const double ae = km->area[c] * nk->fcor[c] * pr[0], an = km->area[c] * nk->fcor[c] * pr[1];
-        const double *e1 = ue + (size_t)c * sc, *n1 = un + (size_t)c * sc;
+        const double ae = km->area[c] * pr[0], an = km->area[c] * pr[1], f = nk->fcor[c];
+        const double *e1 = ue + (size_t)c * sc, *n1 = un + (size_t)c * sc, *z = zeta + (size_t)c * sc;
         GALE_SIMD
-        for (int k = 0; k < nl; k++) o[k] += dz[k] * (ae * n1[k] - an * e1[k]);
+        for (int k = 0; k < nl; k++) {
+            const double q = z[k] + f;
+            o[k] += dz[k] * (ae * (q * n1[k]) - an * (q * e1[k]));
+        }
     }
 }
 
@@ -325,42 +334,33 @@ static inline void gale_kb_nl_vort(const gale_kmesh_t *km, const gale_knl_t *nk,
     }
 }
 
-/* One cell's share of the momentum tendency on an edge: F_c . n with
- * F_c = -(a zeta + b f) k x U - a wbar_c G_z U (the vertical advection of the
- * reconstructed wind, centred, one-sided at the end layers). */
-static inline double gale_kb_nl_force(const gale_knl_t *nk, int nl, double a, double q, double ne_,
-                                      double nn, const double *ue, const double *un,
-                                      const double *wb, int k)
+/* One cell's share of the vertical advection on an edge: -(wbar_c G_z U) . n,
+ * centred, one-sided at the end layers. */
+static inline double gale_kb_nl_vadv(const gale_knl_t *nk, int nl, double ne_, double nn,
+                                     const double *ue, const double *un, const double *wb, int k)
 {
     const int kl = k > 0 ? k - 1 : 0, ku = k < nl - 1 ? k + 1 : nl - 1;
-    const double wc = a * (0.5 * (wb[k] + wb[k + 1])), r = nk->rd2c[k];
-    const double fe = q * un[k] - wc * ((ue[ku] - ue[kl]) * r);
-    const double fn = -(q * ue[k]) - wc * ((un[ku] - un[kl]) * r);
-    return fe * ne_ + fn * nn;
+    const double wc = 0.5 * (wb[k] + wb[k + 1]), r = nk->rd2c[k];
+    return -(wc * (((ue[ku] - ue[kl]) * r) * ne_ + ((un[ku] - un[kl]) * r) * nn));
 }
 
-/* The strong-form momentum tendency of edge e: the mean of its cells' F . n.
- * a = 1, b = 0: the vector-invariant advection (the transport's; its
- * kinetic-energy gradient is the forcing's, nl_pgrad); a = 0, b = 1: the
- * Coriolis term (the time-centred forcing's). */
-static inline void gale_kb_nl_mom(const gale_kmesh_t *km, const gale_knl_t *nk, int e, double a,
-                                  double b, const double *restrict ue, const double *restrict un,
-                                  const double *restrict zeta, const double *restrict wb,
-                                  double *restrict out)
+/* The transport's momentum tendency of edge e (strong form): the mean of its
+ * cells' vertical advection of the reconstructed wind. The vorticity and
+ * kinetic-energy terms are the forcing's, weak (nl_corw, nl_pgrad). */
+static inline void gale_kb_nl_mom(const gale_kmesh_t *km, const gale_knl_t *nk, int e,
+                                  const double *restrict ue, const double *restrict un,
+                                  const double *restrict wb, double *restrict out)
 {
     const int nl = km->nlev, sc = km->sc, si = km->si;
     const int c1 = km->edge_cell[2 * e], c2 = km->edge_cell[2 * e + 1];
     const double *e1 = ue + (size_t)c1 * sc, *n1 = un + (size_t)c1 * sc;
     const double *e2 = ue + (size_t)c2 * sc, *n2 = un + (size_t)c2 * sc;
-    const double *z1 = zeta + (size_t)c1 * sc, *z2 = zeta + (size_t)c2 * sc;
     const double *w1 = wb + (size_t)c1 * si, *w2 = wb + (size_t)c2 * si;
-    const double *nr = nk->nrm + 4 * (size_t)e, f1 = b * nk->fcor[c1], f2 = b * nk->fcor[c2];
+    const double *nr = nk->nrm + 4 * (size_t)e;
     double *o = out + (size_t)e * sc;
-    for (int k = 0; k < nl; k++) {
-        const double g1 = gale_kb_nl_force(nk, nl, a, a * z1[k] + f1, nr[0], nr[1], e1, n1, w1, k);
-        const double g2 = gale_kb_nl_force(nk, nl, a, a * z2[k] + f2, nr[2], nr[3], e2, n2, w2, k);
-        o[k] = 0.5 * (g1 + g2);
-    }
+    for (int k = 0; k < nl; k++)
+        o[k] = 0.5 * (gale_kb_nl_vadv(nk, nl, nr[0], nr[1], e1, n1, w1, k) +
+                      gale_kb_nl_vadv(nk, nl, nr[2], nr[3], e2, n2, w2, k));
 }
 
 #endif

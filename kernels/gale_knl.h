@@ -65,11 +65,11 @@ enum {
     GALE_NL_FLUXES, /* edges:  ubar -> f (layers), fi (interfaces) */
     GALE_NL_ADVI,   /* cells:  q, tq, t1, wbar -> tend (advective form, interface fields) */
     GALE_NL_RECON,  /* cells:  u -> ue, un, ke */
-    GALE_NL_MOM,    /* edges:  ue, un, zeta, wbar -> a (s: 1, 0 the vector-invariant advection
-                       less its K gradient; 0, 1 the Coriolis term) */
+    GALE_NL_MOM,    /* edges:  ue, un, wbar -> a: the vertical advection of the wind */
     GALE_NL_VORT,   /* cells:  ue, un -> zeta */
     GALE_NL_TLIN,   /* cells:  du, dw; Rtheta, Rrho updated (s: tau): the transport's linear part */
-    GALE_NL_CORW,   /* edges:  ue, un -> the Coriolis force, weak (dz sum_c A_c prc . F_c) */
+    GALE_NL_CORW,   /* edges:  ue, un, zeta -> the vorticity force, weak (dz sum_c A_c prc . F_c,
+                       F_c = -(zeta + f) k x U_c) */
     GALE_NL_BUDGET, /* cells:  rho, theta, pi, w, ke -> the budgets' densities e (2 sc levels:
                        cv rho T from 0, rho (K + w^2/2) from sc), ent (rho cp ln theta),
                        ps (surface pressure, in every level) */

@@ -32,7 +32,7 @@ case GALE_NL_RECON:
     GALE_NL_FOR(i, i0, i1) gale_kb_nl_recon(kd, nd, i, F0, F1, F2, F3);
     break;
 case GALE_NL_MOM:
-    GALE_NL_FOR(i, i0, i1) gale_kb_nl_mom(kd, nd, i, s0, s1, F0, F1, F2, F3, F4);
+    GALE_NL_FOR(i, i0, i1) gale_kb_nl_mom(kd, nd, i, F0, F1, F2, F3);
     break;
 case GALE_NL_VORT:
     GALE_NL_FOR(i, i0, i1) gale_kb_nl_vort(kd, nd, i, F0, F1, F2);
@@ -41,7 +41,7 @@ case GALE_NL_TLIN:
     GALE_NL_FOR(i, i0, i1) gale_kb_nl_tlin(kd, nd, i, s0, F0, F1, F2, F3);
     break;
 case GALE_NL_CORW:
-    GALE_NL_FOR(i, i0, i1) gale_kb_nl_corw(kd, nd, i, F0, F1, F2);
+    GALE_NL_FOR(i, i0, i1) gale_kb_nl_corw(kd, nd, i, F0, F1, F2, F3);
     break;
 case GALE_NL_BUDGET:
     GALE_NL_FOR(i, i0, i1) gale_kb_nl_budget(kd, nd, i, F0, F1, F2, F3, F4, F5, F6, F7);

@@ -80,6 +80,16 @@ void gale_cs_cell_mfd(const gale_cs_t *cs, gale_gid_t c, double m[16]);
 
 /* Great-circle angle between two unit vectors, accurate for small angles. */
 double gale_arc(const double a[3], const double b[3]);
+static inline double gale_dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static inline void gale_cross3(const double a[3], const double b[3], double c[3])
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
 /* Longitude in [0, 2 pi) and latitude of a unit vector. */
 void gale_lonlat(const double x[3], double *lon, double *lat);
 

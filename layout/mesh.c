@@ -37,23 +37,11 @@ static void normalise(double x[3])
     x[2] /= r;
 }
 
-static void cross(const double a[3], const double b[3], double c[3])
-{
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static double dot(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
 double gale_arc(const double a[3], const double b[3])
 {
     double c[3];
-    cross(a, b, c);
-    return atan2(sqrt(dot(c, c)), dot(a, b));
+    gale_cross3(a, b, c);
+    return atan2(sqrt(gale_dot3(c, c)), gale_dot3(a, b));
 }
 
 void gale_lonlat(const double x[3], double *lon, double *lat)
@@ -364,9 +352,9 @@ void gale_cs_cell_centre(const gale_cs_t *cs, gale_gid_t c, double x[3])
 static double tri_area(const double a[3], const double b[3], const double c[3])
 {
     double bc[3];
-    cross(b, c, bc);
-    double num = fabs(dot(a, bc));
-    double den = 1.0 + dot(a, b) + dot(b, c) + dot(c, a);
+    gale_cross3(b, c, bc);
+    double num = fabs(gale_dot3(a, bc));
+    double den = 1.0 + gale_dot3(a, b) + gale_dot3(b, c) + gale_dot3(c, a);
     return 2.0 * atan2(num, den);
 }
 
@@ -395,10 +383,10 @@ void gale_cs_edge_geom(const gale_cs_t *cs, gale_gid_t e, gale_edge_geom_t *g)
     g->dist = gale_arc(ca, cb) * cs->radius;
     for (int d = 0; d < 3; d++) g->mid[d] = a[d] + b[d];
     normalise(g->mid);
-    cross(a, b, nrm);
+    gale_cross3(a, b, nrm);
     normalise(nrm);
     double dir[3] = {cb[0] - ca[0], cb[1] - ca[1], cb[2] - ca[2]};
-    double sgn = dot(nrm, dir) >= 0 ? 1.0 : -1.0;
+    double sgn = gale_dot3(nrm, dir) >= 0 ? 1.0 : -1.0;
     for (int d = 0; d < 3; d++) g->normal[d] = sgn * nrm[d];
 }
 
@@ -421,7 +409,7 @@ void gale_cs_cell_mfd(const gale_cs_t *cs, gale_gid_t c, double m[16])
     a[ax] = 1.0;
     for (int d = 0; d < 3; d++) e1[d] = a[d] - xc[ax] * xc[d];
     normalise(e1);
-    cross(xc, e1, e2);
+    gale_cross3(xc, e1, e2);
     gale_gid_t e[4];
     gale_cs_cell_edges(cs, c, e);
     for (int s = 0; s < 4; s++) {
@@ -430,21 +418,21 @@ void gale_cs_cell_mfd(const gale_cs_t *cs, gale_gid_t c, double m[16])
         gale_cs_edge_geom(cs, e[s], &eg);
         gale_cs_edge_cells(cs, e[s], ec);
         const double sg = ec[0] == c ? 1.0 : -1.0;
-        const double th = gale_arc(xc, eg.mid), mc = dot(eg.mid, xc);
+        const double th = gale_arc(xc, eg.mid), mc = gale_dot3(eg.mid, xc);
         double t[3], k[3], n[3], kn[3];
         for (int d = 0; d < 3; d++) t[d] = eg.mid[d] - mc * xc[d];
         normalise(t);
-        cross(eg.mid, xc, k);
+        gale_cross3(eg.mid, xc, k);
         normalise(k);
         for (int d = 0; d < 3; d++) n[d] = sg * eg.normal[d];
         /* Rodrigues: the rotation about k by th takes the midpoint to the centre */
-        cross(k, n, kn);
-        const double kd = dot(k, n), ct = cos(th), st = sin(th);
+        gale_cross3(k, n, kn);
+        const double kd = gale_dot3(k, n), ct = cos(th), st = sin(th);
         double nt[3];
         for (int d = 0; d < 3; d++) nt[d] = n[d] * ct + kn[d] * st + k[d] * kd * (1.0 - ct);
-        nn[s][0] = dot(nt, e1), nn[s][1] = dot(nt, e2);
+        nn[s][0] = gale_dot3(nt, e1), nn[s][1] = gale_dot3(nt, e2);
         const double r = eg.length * th * cs->radius;
-        rr[s][0] = r * dot(t, e1), rr[s][1] = r * dot(t, e2);
+        rr[s][0] = r * gale_dot3(t, e1), rr[s][1] = r * gale_dot3(t, e2);
     }
     double q[2][2] = {{0, 0}, {0, 0}}, g[2][2] = {{0, 0}, {0, 0}};
     for (int s = 0; s < 4; s++)

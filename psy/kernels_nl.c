@@ -32,11 +32,11 @@ static const gale_psy_kernel_t k_nl[GALE_NL_NK] = {
     [GALE_NL_RECON] = {"nl_recon", CELLS, 0, 1, 4, {{R, 0}, {W, 0}, {W, 0}, {W, 0}}, run_nl},
     /* the edges about the cell's corners: their cells are vertex neighbours, stencil 1 */
     [GALE_NL_TLIN] = {"nl_tlin", CELLS, 0, 0, 4, {{R, 0}, {R, 0}, {RW, 0}, {RW, 0}}, run_nl},
-    [GALE_NL_CORW] = {"nl_corw", EDGES, 0, 0, 3, {{R, 1}, {R, 1}, {W, 0}}, run_nl},
+    [GALE_NL_CORW] = {"nl_corw", EDGES, 0, 0, 4, {{R, 1}, {R, 1}, {R, 1}, {W, 0}}, run_nl},
     [GALE_NL_BUDGET] = {"nl_budget", CELLS, 0, 0, 8,
                         {{R, 0}, {R, 0}, {R, 0}, {R, 0}, {R, 0}, {W, 0}, {W, 0}, {W, 0}}, run_nl},
     [GALE_NL_VORT] = {"nl_vort", CELLS, 0, 1, 3, {{R, 1}, {R, 1}, {W, 0}}, run_nl},
-    [GALE_NL_MOM] = {"nl_mom", EDGES, 0, 0, 5, {{R, 1}, {R, 1}, {R, 1}, {R, 1}, {W, 0}}, run_nl},
+    [GALE_NL_MOM] = {"nl_mom", EDGES, 0, 0, 4, {{R, 1}, {R, 1}, {R, 1}, {W, 0}}, run_nl},
 };
 
 int gale_psy_nl(gale_psy_t *p, const gale_knl_t *nk, int id, double s0, double s1,

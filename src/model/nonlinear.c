@@ -10,16 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- small vector helpers ---- */
-
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-static void cross3(const double a[3], const double b[3], double c[3])
-{
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-}
+/* ---- geometry helpers ---- */
 
 /* The local east and north unit vectors at x (unit vector). */
 static void east_north(const double x[3], double e[3], double n[3])
@@ -67,13 +58,13 @@ static int build_recon(gale_model_t *m, gale_nl_t *s)
         for (int k = 0; k < 4; k++) {
             gale_edge_geom_t eg;
             gale_cs_edge_geom(&m->cs, lm->edge_gid[lm->cell_edge[4 * c + k]], &eg);
-            const double sg = m->cell_sign[4 * c + k], cm = dot3(eg.mid, x);
+            const double sg = m->cell_sign[4 * c + k], cm = gale_dot3(eg.mid, x);
             double v[3];
             for (int i = 0; i < 3; i++) v[i] = eg.mid[i] - cm * x[i];
-            const double vl = sqrt(dot3(v, v)), arc = gale_arc(x, eg.mid);
+            const double vl = sqrt(gale_dot3(v, v)), arc = gale_arc(x, eg.mid);
             for (int i = 0; i < 3; i++) v[i] *= R * arc / vl;
-            d[k][0] = dot3(v, E), d[k][1] = dot3(v, N);
-            nn[k][0] = sg * dot3(eg.normal, E), nn[k][1] = sg * dot3(eg.normal, N);
+            d[k][0] = gale_dot3(v, E), d[k][1] = gale_dot3(v, N);
+            nn[k][0] = sg * gale_dot3(eg.normal, E), nn[k][1] = sg * gale_dot3(eg.normal, N);
             l[k] = eg.length;
             for (int i = 0; i < 2; i++)
                 for (int j = 0; j < 2; j++) G[i][j] += l[k] * d[k][i] * nn[k][j];
@@ -96,8 +87,8 @@ static int build_recon(gale_model_t *m, gale_nl_t *s)
             double x[3], E[3], N[3];
             gale_cs_cell_centre(&m->cs, lm->cell_gid[c], x);
             east_north(x, E, N);
-            s->nrm[4 * e + 2 * j] = dot3(eg.normal, E);
-            s->nrm[4 * e + 2 * j + 1] = dot3(eg.normal, N);
+            s->nrm[4 * e + 2 * j] = gale_dot3(eg.normal, E);
+            s->nrm[4 * e + 2 * j + 1] = gale_dot3(eg.normal, N);
         }
         /* the direction from the first cell's centre to the second's, in each tangent plane */
         const int c1 = lm->edge_cell[2 * e], c2 = lm->edge_cell[2 * e + 1];
@@ -108,12 +99,12 @@ static int build_recon(gale_model_t *m, gale_nl_t *s)
         for (int j = 0; j < 2; j++) {
             const double *a = j ? x2 : x1, *b = j ? x1 : x2, sg = j ? -1.0 : 1.0;
             double v[3], E[3], N[3];
-            const double cm = dot3(a, b);
+            const double cm = gale_dot3(a, b);
             for (int i = 0; i < 3; i++) v[i] = b[i] - cm * a[i];
-            const double vl = sqrt(dot3(v, v));
+            const double vl = sqrt(gale_dot3(v, v));
             east_north(a, E, N);
-            s->tng[4 * e + 2 * j] = sg * dot3(v, E) / vl;
-            s->tng[4 * e + 2 * j + 1] = sg * dot3(v, N) / vl;
+            s->tng[4 * e + 2 * j] = sg * gale_dot3(v, E) / vl;
+            s->tng[4 * e + 2 * j + 1] = sg * gale_dot3(v, N) / vl;
         }
     }
     return GALE_OK;
@@ -185,8 +176,8 @@ static int build_vorticity(gale_model_t *m, gale_nl_t *s)
                 gale_cs_cell_centre(&m->cs, ec[0], x1);
                 gale_cs_cell_centre(&m->cs, ec[1], x2);
                 for (int i = 0; i < 3; i++) a[i] = x1[i] - xv[i], b[i] = x2[i] - xv[i];
-                cross3(a, b, cr);
-                av += 0.5 * sqrt(dot3(cr, cr)) * R * R;
+                gale_cross3(a, b, cr);
+                av += 0.5 * sqrt(gale_dot3(cr, cr)) * R * R;
             }
             /* the circulation's sign: + when the normal turns counterclockwise about the corner */
             double wts[8];
@@ -195,8 +186,8 @@ static int build_vorticity(gale_model_t *m, gale_nl_t *s)
                 gale_cs_edge_geom(&m->cs, seen[q], &eg);
                 double t[3], ccw[3];
                 for (int i = 0; i < 3; i++) t[i] = eg.mid[i] - xv[i];
-                cross3(xv, t, ccw);
-                wts[q] = (dot3(eg.normal, ccw) > 0 ? 1.0 : -1.0) * eg.dist / av * 0.25;
+                gale_cross3(xv, t, ccw);
+                wts[q] = (gale_dot3(eg.normal, ccw) > 0 ? 1.0 : -1.0) * eg.dist / av * 0.25;
             }
             for (int q = 0; q < nseen; q++) {
                 int j = 0;
@@ -452,7 +443,7 @@ static int initial_state(gale_model_t *m, gale_nl_t *s)
         double E[3], N[3], lon, lat;
         east_north(eg.mid, E, N);
         gale_lonlat(eg.mid, &lon, &lat);
-        const double ne_ = dot3(eg.normal, E), nn = dot3(eg.normal, N);
+        const double ne_ = gale_dot3(eg.normal, E), nn = gale_dot3(eg.normal, N);
         for (int k = 0; k < nl; k++) {
             double t, ex, ue, vn, pu, pv;
             background(m, lon, lat, m->z_c[k], &t, &ex, &ue, &vn);
@@ -578,9 +569,8 @@ void gale_nl_free(gale_model_t *m)
 
 /* The transport tendencies of the latest stage values (ua, wa, tha, rhoa):
  * rho in flux form, theta and w in advective form (flux form less q div),
- * u by the vector-invariant terms (the relative vorticity: the Coriolis
- * term is the time-centred forcing's, beside the pressure gradient it
- * balances -- split from it, it drifted by O(dt f) per unit time). */
+ * u by its vertical advection; the horizontal vector-invariant terms are
+ * the time-centred forcing's, weak (docs/nonlinear.md). */
 static int tendencies(gale_model_t *m, gale_nl_t *s)
 {
     gale_psy_t *psy = m->psy;
@@ -598,8 +588,7 @@ static int tendencies(gale_model_t *m, gale_nl_t *s)
         GALE_CALL(NL(GALE_NL_ADVI, 0, 0, q[i], &s->tq, &s->t1, &s->wbar, out[i]));
     }
     GALE_CALL(NL(GALE_NL_RECON, 0, 0, &s->ua, &s->ue, &s->vn, &s->ke));
-    GALE_CALL(NL(GALE_NL_VORT, 0, 0, &s->ue, &s->vn, &s->zeta));
-    GALE_CALL(NL(GALE_NL_MOM, 1.0, 0.0, &s->ue, &s->vn, &s->zeta, &s->wbar, &s->tu));
+    GALE_CALL(NL(GALE_NL_MOM, 0, 0, &s->ue, &s->vn, &s->wbar, &s->tu));
     return GALE_OK;
 }
 
@@ -626,13 +615,14 @@ static int transport(gale_model_t *m, gale_nl_t *s, double dt)
 }
 
 /* The forcing of the state (u, theta = m->b, Pi = m->p), weak: the
- * pressure and kinetic-energy gradients less the Coriolis force into pg;
- * the vertical forcing into fv. */
+ * pressure and kinetic-energy gradients less the vorticity force (absolute
+ * vorticity) into pg; the vertical forcing into fv. */
 static int forcing(gale_model_t *m, gale_nl_t *s, gale_field_t *pg, gale_field_t *fv)
 {
     gale_psy_t *psy = m->psy;
     GALE_CALL(NL(GALE_NL_RECON, 0, 0, &m->u, &s->ue, &s->vn, &s->ke));
-    GALE_CALL(NL(GALE_NL_CORW, 0, 0, &s->ue, &s->vn, &s->cor));
+    GALE_CALL(NL(GALE_NL_VORT, 0, 0, &s->ue, &s->vn, &s->zeta));
+    GALE_CALL(NL(GALE_NL_CORW, 0, 0, &s->ue, &s->vn, &s->zeta, &s->cor));
     GALE_CALL(NL(GALE_NL_PGRAD, 0, 0, &m->b, &m->p, &s->ke, pg));
     GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, -1.0, &s->cor));
     return NL(GALE_NL_VFORCE, 0, 0, &m->b, &m->p, fv);

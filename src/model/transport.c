@@ -19,14 +19,6 @@
 
 /* ---- geometry ---- */
 
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-static void cross3(const double a[3], const double b[3], double c[3])
-{
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 /* An orthonormal basis of the tangent plane at x, a function of x alone (so
  * every rank builds the same one for the same cell), regular at the poles. */
@@ -37,21 +29,21 @@ static void tangent_basis(const double x[3], double e1[3], double e2[3])
         if (fabs(x[d]) < fabs(x[ax])) ax = d;
     double a[3] = {0, 0, 0};
     a[ax] = 1.0;
-    double s = dot3(a, x);
+    double s = gale_dot3(a, x);
     for (int d = 0; d < 3; d++) e1[d] = a[d] - s * x[d];
-    double n = sqrt(dot3(e1, e1));
+    double n = sqrt(gale_dot3(e1, e1));
     for (int d = 0; d < 3; d++) e1[d] /= n;
-    cross3(x, e1, e2);
+    gale_cross3(x, e1, e2);
 }
 
 /* Gnomonic projection of y onto the tangent plane at xc, in metres. */
 static void project(const double xc[3], const double e1[3], const double e2[3], const double y[3],
                     double radius, double d[2])
 {
-    double s = 1.0 / dot3(y, xc), p[3];
+    double s = 1.0 / gale_dot3(y, xc), p[3];
     for (int k = 0; k < 3; k++) p[k] = y[k] * s - xc[k];
-    d[0] = radius * dot3(p, e1);
-    d[1] = radius * dot3(p, e2);
+    d[0] = radius * gale_dot3(p, e1);
+    d[1] = radius * gale_dot3(p, e2);
 }
 
 typedef struct { gale_gid_t gid; int local; } gid_pair_t;
@@ -187,8 +179,8 @@ static int build_edge_geometry(gale_transport_t *t, gale_model_t *m)
         t->emid_lat[e] = lat;
         const double east[3] = {-sin(lon), cos(lon), 0.0};
         const double north[3] = {-sin(lat) * cos(lon), -sin(lat) * sin(lon), cos(lat)};
-        t->en_lon[e] = dot3(eg.normal, east);
-        t->en_lat[e] = dot3(eg.normal, north);
+        t->en_lon[e] = gale_dot3(eg.normal, east);
+        t->en_lat[e] = gale_dot3(eg.normal, north);
     }
     return GALE_OK;
 }
@@ -214,10 +206,10 @@ static void solid_fluxes(gale_transport_t *t, gale_model_t *m, gale_field_t *f)
         gale_cs_edge_geom(&m->cs, m->lm.edge_gid[e], &eg);
         /* along the edge in the direction of n x r: flux = psi(end) - psi(start) */
         double tang[3], d[3];
-        cross3(eg.normal, eg.mid, tang);
+        gale_cross3(eg.normal, eg.mid, tang);
         for (int k = 0; k < 3; k++) d[k] = t->ev1[3 * e + k] - t->ev0[3 * e + k];
         double p0 = solid_psi(t, t->ev0 + 3 * e), p1 = solid_psi(t, t->ev1 + 3 * e);
-        double flux = dot3(d, tang) > 0 ? p1 - p0 : p0 - p1;
+        double flux = gale_dot3(d, tang) > 0 ? p1 - p0 : p0 - p1;
         for (int k = 0; k < f->nlev; k++) fd[(size_t)e * f->stride + k] = flux;
     }
 }
@@ -277,8 +269,8 @@ static void unrotate(const gale_transport_t *t, const double x[3], double tm, do
 {
     const double ax[3] = {-sin(t->alpha), 0.0, cos(t->alpha)};
     const double ang = -t->u0 / t->radius * tm, c = cos(ang), s = sin(ang);
-    double kx[3], kd = dot3(ax, x);
-    cross3(ax, x, kx);
+    double kx[3], kd = gale_dot3(ax, x);
+    gale_cross3(ax, x, kx);
     for (int d = 0; d < 3; d++) out[d] = x[d] * c + kx[d] * s + ax[d] * kd * (1.0 - c);
 }
 
