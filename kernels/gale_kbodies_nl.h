@@ -255,8 +255,36 @@ static inline void gale_kb_nl_recon(const gale_kmesh_t *km, const gale_knl_t *nk
     }
 }
 
+/* The anticipated vorticity (APVM, Sadourny & Basdevant 1985): q = zeta + f
+ * - tau_a U . grad zeta, U . grad zeta = (1/A) sum_s sigma_s l_s u_s
+ * (zeta_s - zeta_c) with zeta_s the transport's face values of zeta. The
+ * force stays perpendicular to U (energy-neutral); the upstream shift
+ * dissipates enstrophy at the grid scale. */
+static inline void gale_kb_nl_apvm(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                   double tau_a, const double *restrict zeta,
+                                   const double *restrict zf, const double *restrict u,
+                                   double *restrict q)
+{
+    const int nl = km->nlev, sc = km->sc;
+    const double *z = zeta + (size_t)c * sc;
+    /* tr_faces' layout for a layer field: face s of cell c at (4 c + s) sc */
+    const double *f0 = zf + (size_t)(4 * c) * sc, *f1 = f0 + sc, *f2 = f1 + sc, *f3 = f2 + sc;
+    double *o = q + (size_t)c * sc;
+    double f[4];
+    const double *uc[4];
+    gale_kb_cell_fluxes(km, c, f);
+    gale_kb_cell_edge_cols(km, c, u, uc);
+    const double s = tau_a / km->area[c], fc = nk->fcor[c];
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) {
+        const double adv = (f[0] * uc[0][k] * (f0[k] - z[k]) + f[1] * uc[1][k] * (f1[k] - z[k])) +
+                           (f[2] * uc[2][k] * (f2[k] - z[k]) + f[3] * uc[3][k] * (f3[k] - z[k]));
+        o[k] = (z[k] + fc) - s * adv;
+    }
+}
+
 /* The vorticity force in weak form on edge e, dz sum over its cells of
- * A_c prc_c,s . F_c with F_c = -(zeta + f) k x U_c: the transpose of the
+ * A_c prc_c,s . F_c with F_c = -q k x U_c (q the absolute vorticity, nl_apvm): the transpose of the
  * reconstruction, so that u . (this) = sum_c A_c U_c . F_c = 0 exactly --
  * energy-neutral, where the strong form (the mean of F . n) is not: with the
  * planetary vorticity it let round-off grow with an e-folding time of about
@@ -264,7 +292,7 @@ static inline void gale_kb_nl_recon(const gale_kmesh_t *km, const gale_knl_t *nk
  * at day 8 (docs/nonlinear.md). */
 static inline void gale_kb_nl_corw(const gale_kmesh_t *km, const gale_knl_t *nk, int e,
                                    const double *restrict ue, const double *restrict un,
-                                   const double *restrict zeta, double *restrict out)
+                                   const double *restrict qa, double *restrict out)
 {
     const int nl = km->nlev, sc = km->sc;
     double *o = out + (size_t)e * sc;
@@ -274,13 +302,10 @@ static inline void gale_kb_nl_corw(const gale_kmesh_t *km, const gale_knl_t *nk,
         const int c = km->edge_cell[2 * e + j];
         if (c < 0) continue;
         const double *pr = nk->prc + 8 * (size_t)c + 2 * km->edge_side[2 * e + j];
-        const double ae = km->area[c] * pr[0], an = km->area[c] * pr[1], f = nk->fcor[c];
-        const double *e1 = ue + (size_t)c * sc, *n1 = un + (size_t)c * sc, *z = zeta + (size_t)c * sc;
+        const double ae = km->area[c] * pr[0], an = km->area[c] * pr[1];
+        const double *e1 = ue + (size_t)c * sc, *n1 = un + (size_t)c * sc, *q = qa + (size_t)c * sc;
         GALE_SIMD
-        for (int k = 0; k < nl; k++) {
-            const double q = z[k] + f;
-            o[k] += dz[k] * (ae * (q * n1[k]) - an * (q * e1[k]));
-        }
+        for (int k = 0; k < nl; k++) o[k] += dz[k] * (ae * (q[k] * n1[k]) - an * (q[k] * e1[k]));
     }
 }
 

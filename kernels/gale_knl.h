@@ -68,8 +68,9 @@ enum {
     GALE_NL_MOM,    /* edges:  ue, un, wbar -> a: the vertical advection of the wind */
     GALE_NL_VORT,   /* cells:  ue, un -> zeta */
     GALE_NL_TLIN,   /* cells:  du, dw; Rtheta, Rrho updated (s: tau): the transport's linear part */
-    GALE_NL_CORW,   /* edges:  ue, un, zeta -> the vorticity force, weak (dz sum_c A_c prc . F_c,
-                       F_c = -(zeta + f) k x U_c) */
+    GALE_NL_CORW,   /* edges:  ue, un, q -> the vorticity force, weak (dz sum_c A_c prc . F_c,
+                       F_c = -q k x U_c) */
+    GALE_NL_APVM,   /* cells:  zeta, its face values, u -> q = zeta + f - tau_a U.grad zeta (s: tau_a) */
     GALE_NL_BUDGET, /* cells:  rho, theta, pi, w, ke -> the budgets' densities e (2 sc levels:
                        cv rho T from 0, rho (K + w^2/2) from sc), ent (rho cp ln theta),
                        ps (surface pressure, in every level) */

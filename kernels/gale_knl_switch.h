@@ -46,5 +46,8 @@ case GALE_NL_CORW:
 case GALE_NL_BUDGET:
     GALE_NL_FOR(i, i0, i1) gale_kb_nl_budget(kd, nd, i, F0, F1, F2, F3, F4, F5, F6, F7);
     break;
+case GALE_NL_APVM:
+    GALE_NL_FOR(i, i0, i1) gale_kb_nl_apvm(kd, nd, i, s0, F0, F1, F2, F3);
+    break;
 default: break;
 }

@@ -21,7 +21,7 @@ static const char *const gale_ktr_names[KTR_N] = {"tr_faces", "tr_hflux", "tr_vf
 /* the nonlinear core's kernels, in GALE_NL_* order (gale_knl.h) */
 static const char *const gale_knl_names[] = {"nl_eos",  "nl_pgrad", "nl_vforce", "nl_rhs",
                                              "nl_mixcol", "nl_update", "nl_fluxes", "nl_advi",
-                                             "nl_recon", "nl_mom", "nl_vort", "nl_tlin", "nl_corw", "nl_budget"};
+                                             "nl_recon", "nl_mom", "nl_vort", "nl_tlin", "nl_corw", "nl_budget", "nl_apvm"};
 
 /* sub-timers of "compute" */
 static inline void gale_kt_register(int *kt, const char *const *names, int n)

@@ -41,7 +41,8 @@ typedef struct gale_nl {
     gale_field_t ubar, wbar, f, fi, t1;            /* the advecting wind and its fluxes */
     gale_field_t uo, wo;                           /* the wind the transport last saw */
     gale_field_t tu, tw, tth, trho, tq;            /* tendencies */
-    gale_field_t ue, vn, ke, zeta;                 /* per cell: reconstructed wind, K, vorticity */
+    gale_field_t ue, vn, ke, zeta, qabs;           /* per cell: reconstructed wind, K, vorticity,
+                                                      the absolute vorticity the force uses */
     gale_field_t pgn, fvn, pg, fv, cor;            /* forcing at n and at the latest estimate */
     gale_field_t Ru, Rw, Rth, Rrho;                /* residuals */
     gale_field_t ru, rw, rb, rp, du, dw, db, dp;   /* the mixed system's right-hand side, solution */

@@ -518,7 +518,7 @@ int gale_nl_setup(gale_model_t *m)
         {&s->fi, "nl_fi", E, nl + 1}, {&s->t1, "nl_t1", I, nl},      {&s->tu, "nl_tu", E, nl},
         {&s->tw, "nl_tw", I, nl},    {&s->tth, "nl_tth", I, nl},     {&s->trho, "nl_trho", C, nl},
         {&s->tq, "nl_tq", I, nl},    {&s->ue, "nl_ue", C, nl},       {&s->vn, "nl_vn", C, nl},
-        {&s->ke, "nl_ke", C, nl},    {&s->zeta, "nl_zeta", C, nl},   {&s->pgn, "nl_pgn", E, nl},
+        {&s->ke, "nl_ke", C, nl},    {&s->zeta, "nl_zeta", C, nl},   {&s->qabs, "nl_q", C, nl},   {&s->pgn, "nl_pgn", E, nl},
         {&s->fvn, "nl_fvn", I, nl},  {&s->pg, "nl_pg", E, nl},       {&s->cor, "nl_cor", E, nl},
         {&s->fv, "nl_fv", I, nl},
         {&s->Ru, "nl_Ru", E, nl},    {&s->Rw, "nl_Rw", I, nl},       {&s->Rth, "nl_Rth", I, nl},
@@ -548,7 +548,7 @@ void gale_nl_free(gale_model_t *m)
     if (!s) return;
     gale_field_t *f[] = {&s->rho, &s->un, &s->wn, &s->thn, &s->rhon, &s->ua, &s->wa, &s->tha,
                          &s->rhoa, &s->ubar, &s->wbar, &s->uo, &s->wo, &s->f, &s->fi, &s->t1, &s->tu, &s->tw,
-                         &s->tth, &s->trho, &s->tq, &s->ue, &s->vn, &s->ke, &s->zeta, &s->pgn,
+                         &s->tth, &s->trho, &s->tq, &s->ue, &s->vn, &s->ke, &s->zeta, &s->qabs, &s->pgn,
                          &s->fvn, &s->pg, &s->fv, &s->cor, &s->Ru, &s->Rw, &s->Rth, &s->Rrho, &s->ru,
                          &s->rw, &s->rb, &s->rp, &s->du, &s->dw, &s->db, &s->dp,
                          &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2};
@@ -622,7 +622,9 @@ static int forcing(gale_model_t *m, gale_nl_t *s, gale_field_t *pg, gale_field_t
     gale_psy_t *psy = m->psy;
     GALE_CALL(NL(GALE_NL_RECON, 0, 0, &m->u, &s->ue, &s->vn, &s->ke));
     GALE_CALL(NL(GALE_NL_VORT, 0, 0, &s->ue, &s->vn, &s->zeta));
-    GALE_CALL(NL(GALE_NL_CORW, 0, 0, &s->ue, &s->vn, &s->zeta, &s->cor));
+    GALE_CALL(gale_psy_tr_faces(psy, &s->tr.ktr, &s->zeta, &s->tr.qf));
+    GALE_CALL(NL(GALE_NL_APVM, 0.5 * m->dt, 0, &s->zeta, &s->tr.qf, &m->u, &s->qabs));
+    GALE_CALL(NL(GALE_NL_CORW, 0, 0, &s->ue, &s->vn, &s->qabs, &s->cor));
     GALE_CALL(NL(GALE_NL_PGRAD, 0, 0, &m->b, &m->p, &s->ke, pg));
     GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, -1.0, &s->cor));
     return NL(GALE_NL_VFORCE, 0, 0, &m->b, &m->p, fv);
