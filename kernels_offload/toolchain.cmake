@@ -143,5 +143,8 @@ elseif(GALE_OFFLOAD STREQUAL "amdgcn")
   endif()
 endif()
 
-# every link: the device flags (as the amdgcn branch may have rewritten them)
-add_link_options(${GALE_OFFLOAD_COMPILE} "-Wl,-rpath,${GALE_OMPTARGET_DIR}")
+# every link: the device flags (as the amdgcn branch may have rewritten them);
+# the linker wrapper links the device images of two architectures side by
+# side (offload-amdgcn's gale link: 115 s serial, 57 s with two jobs)
+add_link_options(${GALE_OFFLOAD_COMPILE} "-Wl,-rpath,${GALE_OMPTARGET_DIR}"
+                 "-Wl,--wrapper-jobs=2")

@@ -639,7 +639,7 @@ static int residual(gale_model_t *m, gale_nl_t *s)
     GALE_CALL(NL(GALE_NL_EOS, 0, 0, &s->rho, &m->b, &m->p));
     GALE_CALL(forcing(m, s, &s->pg, &s->fv));
     /* Ru = M_u (u - ua) + dt (alpha pg + (1 - alpha) pg^n), weak; pg holds the
-     * pressure and K gradients less the Coriolis force */
+     * pressure and K gradients less the vorticity force */
     GALE_CALL(gale_psy_axpby(psy, &s->du, 1.0, &m->u, -1.0, &s->ua));
     GALE_CALL(gale_psy_mix_u(psy, 1.0, 0.0, &s->du, NULL, &s->Ru));
     GALE_CALL(gale_psy_axpby(psy, &s->Ru, 1.0, &s->Ru, dt * al, &s->pg));
