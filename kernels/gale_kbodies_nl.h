@@ -388,4 +388,25 @@ static inline void gale_kb_nl_mom(const gale_kmesh_t *km, const gale_knl_t *nk, 
                       gale_kb_nl_vadv(nk, nl, nr[2], nr[3], e2, n2, w2, k));
 }
 
+/* The part of the normal wind on edge e that its two cells' reconstructed
+ * winds do not carry: r = u - (U_1 . n + U_2 . n) / 2. On a uniform grid it
+ * is (2 u_e - u_l - u_r) / 4, the second difference across the edge, and it
+ * is all of the reconstruction's null space -- the grid-scale modes that the
+ * vorticity force, the vorticity and U's advection cannot see
+ * (docs/nonlinear.md). */
+static inline void gale_kb_nl_grid(const gale_kmesh_t *km, const gale_knl_t *nk, int e,
+                                   const double *restrict u, const double *restrict ue,
+                                   const double *restrict un, double *restrict r)
+{
+    const int nl = km->nlev, sc = km->sc;
+    const int c1 = km->edge_cell[2 * e], c2 = km->edge_cell[2 * e + 1];
+    const double *e1 = ue + (size_t)c1 * sc, *n1 = un + (size_t)c1 * sc;
+    const double *e2 = ue + (size_t)c2 * sc, *n2 = un + (size_t)c2 * sc;
+    const double *nr = nk->nrm + 4 * (size_t)e, *uu = u + (size_t)e * sc;
+    double *o = r + (size_t)e * sc;
+    GALE_SIMD
+    for (int k = 0; k < nl; k++)
+        o[k] = uu[k] - 0.5 * ((nr[0] * e1[k] + nr[1] * n1[k]) + (nr[2] * e2[k] + nr[3] * n2[k]));
+}
+
 #endif

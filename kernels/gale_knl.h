@@ -74,6 +74,8 @@ enum {
     GALE_NL_BUDGET, /* cells:  rho, theta, pi, w, ke -> the budgets' densities e (2 sc levels:
                        cv rho T from 0, rho (K + w^2/2) from sc), ent (rho cp ln theta),
                        ps (surface pressure, in every level) */
+    GALE_NL_GRID,   /* edges:  u, ue, un -> r = u - the mean of its cells' U . n (the part of u
+                       the cell reconstruction does not see) */
     GALE_NL_NK
 };
 #define GALE_NL_MAXF 8

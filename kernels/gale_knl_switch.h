@@ -34,6 +34,9 @@ case GALE_NL_RECON:
 case GALE_NL_MOM:
     GALE_NL_FOR(i, i0, i1) gale_kb_nl_mom(kd, nd, i, F0, F1, F2, F3);
     break;
+case GALE_NL_GRID:
+    GALE_NL_FOR(i, i0, i1) gale_kb_nl_grid(kd, nd, i, F0, F1, F2, F3);
+    break;
 case GALE_NL_VORT:
     GALE_NL_FOR(i, i0, i1) gale_kb_nl_vort(kd, nd, i, F0, F1, F2);
     break;

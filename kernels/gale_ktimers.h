@@ -6,6 +6,7 @@
 #define GALE_KTIMERS_H
 
 #include "gale_base.h"
+#include "gale_knl.h"
 
 enum {
     KT_GRAD, KT_COLEXP, KT_BACKSUB, KT_RHS, KT_HELM, KT_PC, KT_VEC, KT_DOT, KT_CHECK, KT_SMOOTH,
@@ -18,10 +19,14 @@ enum { KTR_FACES, KTR_HFLUX, KTR_VFLUX, KTR_TEND, KTR_RATIO, KTR_N };
 static const char *const gale_ktr_names[KTR_N] = {"tr_faces", "tr_hflux", "tr_vflux", "tr_tend",
                                                   "tr_ratio"};
 
-/* the nonlinear core's kernels, in GALE_NL_* order (gale_knl.h) */
-static const char *const gale_knl_names[] = {"nl_eos",  "nl_pgrad", "nl_vforce", "nl_rhs",
-                                             "nl_mixcol", "nl_update", "nl_fluxes", "nl_advi",
-                                             "nl_recon", "nl_mom", "nl_vort", "nl_tlin", "nl_corw", "nl_budget", "nl_apvm"};
+/* the nonlinear core's kernels, by GALE_NL_* id (gale_knl.h) */
+static const char *const gale_knl_names[GALE_NL_NK] = {
+    [GALE_NL_EOS] = "nl_eos",       [GALE_NL_PGRAD] = "nl_pgrad",   [GALE_NL_VFORCE] = "nl_vforce",
+    [GALE_NL_RHS] = "nl_rhs",       [GALE_NL_MIXCOL] = "nl_mixcol", [GALE_NL_UPDATE] = "nl_update",
+    [GALE_NL_FLUXES] = "nl_fluxes", [GALE_NL_ADVI] = "nl_advi",     [GALE_NL_RECON] = "nl_recon",
+    [GALE_NL_MOM] = "nl_mom",       [GALE_NL_VORT] = "nl_vort",     [GALE_NL_TLIN] = "nl_tlin",
+    [GALE_NL_CORW] = "nl_corw",     [GALE_NL_APVM] = "nl_apvm",     [GALE_NL_BUDGET] = "nl_budget",
+    [GALE_NL_GRID] = "nl_grid"};
 
 /* sub-timers of "compute" */
 static inline void gale_kt_register(int *kt, const char *const *names, int n)

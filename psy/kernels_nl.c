@@ -38,6 +38,7 @@ static const gale_psy_kernel_t k_nl[GALE_NL_NK] = {
     /* the face values (tr_faces, extent 1) and u on the cell's own edges */
     [GALE_NL_APVM] = {"nl_apvm", CELLS, 0, 0, 4, {{R, 0}, {R, 0}, {R, 0}, {W, 0}}, run_nl},
     [GALE_NL_VORT] = {"nl_vort", CELLS, 0, 1, 3, {{R, 1}, {R, 1}, {W, 0}}, run_nl},
+    [GALE_NL_GRID] = {"nl_grid", EDGES, 0, 1, 4, {{R, 0}, {R, 1}, {R, 1}, {W, 0}}, run_nl},
     [GALE_NL_MOM] = {"nl_mom", EDGES, 0, 0, 4, {{R, 1}, {R, 1}, {R, 1}, {W, 0}}, run_nl},
 };
 

@@ -12,6 +12,10 @@ usage: check_nonlinear.py MPIEXEC GALE WORKDIR MODE
   restart        a restart on another rank count continues bit for bit
   balanced_jet   the unperturbed baroclinic-wave jet stays balanced (short,
                  coarse: loose bounds; bench measures the 2-day C24 numbers)
+  grid_mode      the baroclinic wave, 10 days at C8: the grid-mode filter keeps
+                 the wind the cell reconstruction cannot see, and the energy
+                 it feeds, at the filtered run's level (the unfiltered run's
+                 are 4x and 7x larger)
   bad_input      cases, planets and operators the nonlinear core refuses
 Every failing check names the number and its bound and exits non-zero.
 """
@@ -189,6 +193,24 @@ elif MODE == "balanced_jet":
     check(nl["max_mass_rel_change"] < 1e-13,
           f"max_mass_rel_change = {nl['max_mass_rel_change']:.3e} (< 1e-13)")
 
+elif MODE == "grid_mode":
+    # docs/nonlinear.md: C8 L30, dt 7200 s, 10 days; measured with the filter
+    # (grid_damping 0.5, e-folding 4 h) grid mode 2.21 m/s, energy +3.2e-5;
+    # without it (0) 9.59 m/s and +1.46e-4. The bounds sit between.
+    case = ["--mesh.name=C8", "--timestepping.dt=7200", "--timestepping.steps=120",
+            "--dynamics.grid_damping=0.5"]
+    rep, _, _ = run(BWAVE, case)
+    nl = rep["nonlinear"]
+    g = nl["per_step"]["grid_mode"]
+    de = (nl["energy"] - nl["energy0"]) / nl["energy0"]
+    print(f"      C8 L30 10 days: grid mode {g[0]:.3f} -> {g[-1]:.3f} m/s (largest {max(g):.3f}), "
+          f"energy {de:+.3e}, ps {nl['ps_min'] / 100:.2f}..{nl['ps_max'] / 100:.2f} hPa")
+    check(len(g) == 121, f"per_step grid_mode has {len(g)} entries (121: steps 0..120)")
+    check(max(g) < 4.0, f"largest grid mode {max(g):.3f} m/s (< 4; unfiltered 9.59)")
+    check(abs(de) < 6e-5, f"|energy change| {abs(de):.3e} (< 6e-5; unfiltered 1.46e-4)")
+    check(abs(nl["mass_rel_change"]) < 1e-13,
+          f"|mass_rel_change| = {abs(nl['mass_rel_change']):.3e} (< 1e-13)")
+
 elif MODE == "output":
     # the nonlinear core's diagnostics on the UGRID mesh: every field, its
     # values where the balanced jet puts them
@@ -227,7 +249,8 @@ elif MODE == "bad_input":
     for config, extra, word in ((DCMIP31, ["--initial.case=gravity_wave"], "gravity_wave"),
                                 (BWAVE, ["--planet.scaling=125"], "scaling"),
                                 (DCMIP31, ["--dynamics.mass_matrix=lumped"], "mass_matrix"),
-                                (DCMIP31, ["--diagnostics.fields=b"], "'b'")):
+                                (DCMIP31, ["--diagnostics.fields=b"], "'b'"),
+                                (BWAVE, ["--dynamics.grid_damping=1.5"], "grid_damping")):
         _, r, codes = run(config, small + extra, np=2, expect_ok=False)
         msg = [l for l in (r.stdout + r.stderr).splitlines() if "error" in l]
         print(f"      {' '.join(extra)}: rank exit status {codes}, {msg}")

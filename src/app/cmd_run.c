@@ -322,12 +322,12 @@ static void print_summary(const gale_model_t *m, const gale_run_results_t *r,
         printf("nonlinear: mass change %+.3e (largest %.3e), energy change %+.3e (largest per "
                "step %.3e), entropy change %+.3e; surface pressure %.2f..%.2f hPa (largest change "
                "%.3f hPa); max |u| %.3e, "
-               "|v| %.3e, |w| %.3e m/s; %d reference state%s\n",
+               "|v| %.3e, |w| %.3e, grid mode %.3e m/s; %d reference state%s\n",
                (b->mass - b0->mass) / b0->mass, m->nl->max_mass_change,
                (b->energy - b0->energy) / b0->energy, m->nl->max_energy_change,
                (b->entropy - b0->entropy) / b0->entropy, b->ps_min / 100, b->ps_max / 100,
                b->max_dps / 100, m->max_u,
-               b->max_v, m->max_w, m->nl->resets, m->nl->resets == 1 ? "" : "s");
+               b->max_v, m->max_w, b->max_grid, m->nl->resets, m->nl->resets == 1 ? "" : "s");
     }
     char res[48];
     if (isnan(r->residual)) snprintf(res, sizeof res, "not computed (prec_only)");
@@ -456,8 +456,10 @@ static int write_report(const char *path, const gale_model_t *m, const gale_run_
         gale_json_num(&j, "ps_max0", s->b0.ps_max);
         gale_json_num(&j, "max_v", s->b.max_v);
         gale_json_num(&j, "max_ps_change", s->b.max_dps);
+        gale_json_num(&j, "max_grid_mode", s->b.max_grid);
         /* the budgets after each step (0: the initial state) */
-        static const char *const bn[GALE_NL_NHIST] = {"mass", "energy", "entropy", "ps_min"};
+        static const char *const bn[GALE_NL_NHIST] = {"mass", "energy", "entropy", "ps_min",
+                                                         "grid_mode"};
         gale_json_obj(&j, "per_step");
         for (int q = 0; q < GALE_NL_NHIST; q++) {
             gale_json_arr(&j, bn[q]);

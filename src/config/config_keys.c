@@ -117,6 +117,10 @@ const gale_key_t gale_keys[] = {
      "linear|nonlinear",
      "linear: LFRic's gravity_wave mini-app; nonlinear: GungHo's compressible Euler equations "
      "(docs/nonlinear.md)"},
+    {"dynamics", "grid_damping", GALE_KT_REAL, OFF(dynamics.grid_damping), "0.25", 0.0, 1.0, NULL,
+     "nonlinear core: damping per time step of the wind's grid-scale modes that the cell "
+     "reconstruction does not see, a biharmonic-like filter with e-folding time dt / grid_damping "
+     "(0: off; at most 1, the explicit limit; docs/nonlinear.md; the linear core ignores it)"},
 
     {"mixed_solver", "method", GALE_KT_ENUM, OFF(mixed_solver.method), "gcr", 0, 0,
      "gcr|prec_only",

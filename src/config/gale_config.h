@@ -75,7 +75,7 @@ typedef struct {
         int outer_iterations, inner_iterations;
         double reference_reset_time;
     } timestepping;
-    struct { int mass_matrix, equations; } dynamics;
+    struct { int mass_matrix, equations; double grid_damping; } dynamics;
     struct {
         int kase, mode, vertical_wavenumber, degree, profile;
         double amplitude, dtheta, theta0, half_width, vertical_wavelength, centre_lon, centre_lat;

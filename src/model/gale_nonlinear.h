@@ -21,9 +21,10 @@ typedef struct {
     double ps_min, ps_max;/* surface pressure [Pa] */
     double max_v;         /* max |meridional wind| at cell centres [m s-1] */
     double max_dps;       /* max |surface pressure - its initial value| [Pa] */
+    double max_grid;      /* max |u - NPu|: the wind the cell reconstruction does not see [m s-1] */
 } gale_nl_budget_t;
 
-#define GALE_NL_NHIST 4
+#define GALE_NL_NHIST 5
 
 typedef struct gale_nl {
     gale_knl_t k;
@@ -32,6 +33,7 @@ typedef struct gale_nl {
     int *vidx;
     double *thref, *piref; /* the reference profile: theta* [si], Pi* [sc] */
     double next_reset;     /* model time of the next reference reset [s] */
+    double grid_rate;      /* the grid-mode filter's rate, [dynamics] grid_damping / dt [1/s] */
     int resets;
     gale_transport_t tr;   /* reconstruction stencils and their scratch */
     /* fields: rho is prognostic (u, w, theta = m->b, Pi = m->p are the model's) */
@@ -53,7 +55,7 @@ typedef struct gale_nl {
                                      first, second half [2 sc] */
     int have_ps0;
     double *hist;          /* [GALE_NL_NHIST (steps + 1)]: mass, energy, entropy, min surface
-                              pressure after each step */
+                              pressure, max_grid after each step */
 } gale_nl_t;
 
 /* Collective, from gale_model_setup once the mesh, psy and geometry exist:

@@ -533,6 +533,8 @@ int gale_nl_setup(gale_model_t *m)
         GALE_CALL(fld(m, fl[i].f, fl[i].name, fl[i].loc, fl[i].layers));
     GALE_CALL(initial_state(m, s));
     GALE_CALL(set_reference(m, s));
+    /* per step, so that it scales with the grid as the wind's own rate u / dx does (dt ~ dx) */
+    s->grid_rate = cfg->dynamics.grid_damping / m->dt;
     s->next_reset = cfg->timestepping.reference_reset_time > 0 ? cfg->timestepping.reference_reset_time
                                                                : INFINITY;
     GALE_CALL(gale_nl_budget(m, &s->b0));
@@ -627,6 +629,13 @@ static int forcing(gale_model_t *m, gale_nl_t *s, gale_field_t *pg, gale_field_t
     GALE_CALL(NL(GALE_NL_CORW, 0, 0, &s->ue, &s->vn, &s->qabs, &s->cor));
     GALE_CALL(NL(GALE_NL_PGRAD, 0, 0, &m->b, &m->p, &s->ke, pg));
     GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, -1.0, &s->cor));
+    if (s->grid_rate > 0.0) { /* the grid-mode filter, -rate M_u (I - NP)^2 u */
+        GALE_CALL(NL(GALE_NL_GRID, 0, 0, &m->u, &s->ue, &s->vn, &s->du));
+        GALE_CALL(NL(GALE_NL_RECON, 0, 0, &s->du, &s->ue, &s->vn, &s->ke));
+        GALE_CALL(NL(GALE_NL_GRID, 0, 0, &s->du, &s->ue, &s->vn, &s->cor));
+        GALE_CALL(gale_psy_mix_u(psy, 1.0, 0.0, &s->cor, NULL, &s->Ru));
+        GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, s->grid_rate, &s->Ru));
+    }
     return NL(GALE_NL_VFORCE, 0, 0, &m->b, &m->p, fv);
 }
 
@@ -700,6 +709,7 @@ void gale_nl_record(gale_model_t *m)
     if (m->step < 0 || m->step > m->steps) return;
     double *h = s->hist + GALE_NL_NHIST * (size_t)m->step;
     h[0] = s->b.mass, h[1] = s->b.energy, h[2] = s->b.entropy, h[3] = s->b.ps_min;
+    h[4] = s->b.max_grid;
 }
 
 /* Device-resident: the densities from one kernel, then one reproducible
@@ -738,6 +748,7 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
         s->have_ps0 = 1;
     }
     GALE_CALL(gale_psy_axpby(psy, &s->bdps, 1.0, &s->bps, -1.0, &s->bps0));
+    GALE_CALL(NL(GALE_NL_GRID, 0, 0, &m->u, &s->ue, &s->vn, &s->du)); /* du is free between steps */
     gale_psy_sum_t sum;
     gale_psy_sum_init(&sum);
     gale_psy_sum_dot(&sum, &s->rho, &s->one, m->area, m->dz);
@@ -745,15 +756,15 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
     gale_psy_sum_dot(&sum, &s->be, &s->one2, m->area, s->wl_int);
     gale_psy_sum_dot(&sum, &s->rho, &s->one, m->area, s->wl);
     gale_psy_sum_dot(&sum, &s->bent, &s->one, m->area, m->dz);
-    double v[5], mx[2];
+    double v[5], mx[3];
     GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, v));
     GALE_CALL(gale_psy_minmax(psy, &s->bps, &b->ps_min, &b->ps_max));
-    const gale_field_t *f[2] = {&s->vn, &s->bdps};
-    int64_t gid[2];
-    int lev[2];
-    GALE_CALL(gale_psy_check_finite(psy, 2, f, mx, gid, lev));
+    const gale_field_t *f[3] = {&s->vn, &s->bdps, &s->du};
+    int64_t gid[3];
+    int lev[3];
+    GALE_CALL(gale_psy_check_finite(psy, 3, f, mx, gid, lev));
     b->mass = v[0], b->kinetic = v[1], b->internal = v[2], b->potential = v[3], b->entropy = v[4];
     b->energy = (v[1] + v[2]) + v[3];
-    b->max_v = mx[0], b->max_dps = mx[1];
+    b->max_v = mx[0], b->max_dps = mx[1], b->max_grid = mx[2];
     return GALE_OK;
 }
