@@ -629,7 +629,9 @@ static int forcing(gale_model_t *m, gale_nl_t *s, gale_field_t *pg, gale_field_t
     GALE_CALL(NL(GALE_NL_CORW, 0, 0, &s->ue, &s->vn, &s->qabs, &s->cor));
     GALE_CALL(NL(GALE_NL_PGRAD, 0, 0, &m->b, &m->p, &s->ke, pg));
     GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, -1.0, &s->cor));
-    if (s->grid_rate > 0.0) { /* the grid-mode filter, -rate M_u (I - NP)^2 u */
+    /* the grid-mode filter, -rate M_u (I - NP)^2 u; du, ue, vn, ke, cor, Ru are
+     * its scratch: every later reader of them recomputes them first */
+    if (s->grid_rate > 0.0) {
         GALE_CALL(NL(GALE_NL_GRID, 0, 0, &m->u, &s->ue, &s->vn, &s->du));
         GALE_CALL(NL(GALE_NL_RECON, 0, 0, &s->du, &s->ue, &s->vn, &s->ke));
         GALE_CALL(NL(GALE_NL_GRID, 0, 0, &s->du, &s->ue, &s->vn, &s->cor));
