@@ -23,7 +23,7 @@ build: configure
 
 run: build
 	@mkdir -p results
-	mpiexec.mpich -n $(NP) $(BUILD)/gale run configs/default.ini --report results/default.json
+	$(BUILD)/gale-mpiexec -n $(NP) $(BUILD)/gale run configs/default.ini --report results/default.json
 	@echo "gale: results in results/default.json (run report); the log above is the run summary"
 
 test: build

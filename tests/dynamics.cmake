@@ -1,5 +1,6 @@
 # The gravity-wave core (issue 3): each test asserts a number from a run.
-set(GALE_CASE ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/gale_case.py --gale ${GALE_EXE})
+set(GALE_CASE ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/gale_case.py --gale ${GALE_EXE}
+    --mpiexec ${GALE_MPIEXEC})
 set(DEFAULT_INI ${PROJECT_SOURCE_DIR}/configs/default.ini)
 set(QUIET --logging.progress_every=0)
 # the two-point operator with its exact elimination, for the tests of the
@@ -157,7 +158,7 @@ target_link_libraries(test_helmholtz_sym PRIVATE gale_app m)
 # on 1, 3 and 4 ranks, and x . A y the same bits on each (the couplings across
 # ranks are all there)
 add_test(NAME helmholtz_symmetric COMMAND sh -c
-  "set -e; for n in 1 3 4; do ${MPIEXEC_EXECUTABLE} -n $n \"$0\" > \"$1.$n\"; cat \"$1.$n\"; done
+  "set -e; for n in 1 3 4; do ${GALE_MPIEXEC} -n $n \"$0\" > \"$1.$n\"; cat \"$1.$n\"; done
    a=$(grep 'bits' \"$1.1\"); [ -n \"$a\" ]
    for n in 3 4; do [ \"$(grep 'bits' \"$1.$n\")\" = \"$a\" ] || { echo \"x.Ay differs on $n ranks\"; exit 1; }; done"
   $<TARGET_FILE:test_helmholtz_sym> ${CMAKE_CURRENT_BINARY_DIR}/helmholtz_sym)

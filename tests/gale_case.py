@@ -27,6 +27,9 @@ import sys
 import tempfile
 
 
+MPIEXEC = "mpiexec"  # --mpiexec: the build's launcher (gale-mpiexec)
+
+
 def gale(exe, args, np=1, threads=1, env_extra=None, timeout=300):
     """Runs gale under mpiexec with a report; returns (rc, stdout, stderr, report or None)."""
     tmp = tempfile.mkdtemp(prefix="gale_case_")
@@ -35,7 +38,7 @@ def gale(exe, args, np=1, threads=1, env_extra=None, timeout=300):
     env.update(env_extra or {})
     # a test of --report itself brings its own
     own = [] if any(x == "--report" or x.startswith("--report=") for x in args) else ["--report", report]
-    cmd = ["mpiexec", "-n", str(np), exe, "run", *args, *own]
+    cmd = [MPIEXEC, "-n", str(np), exe, "run", *args, *own]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout, cwd=tmp)
     r = None
     if os.path.exists(report):
@@ -205,6 +208,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--gale", required=True, help="the gale executable")
+    p.add_argument("--mpiexec", default="mpiexec", help="the MPI launcher (the build's gale-mpiexec)")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("run")
     s.add_argument("--np", type=int, default=1)
@@ -243,6 +247,8 @@ def main():
         argv, rest = argv[:i], argv[i + 1:]
     a = p.parse_args(argv)
     a.args = rest
+    global MPIEXEC
+    MPIEXEC = a.mpiexec
     {"run": cmd_run, "against": cmd_against, "same": cmd_same, "mode": cmd_mode, "precond": cmd_precond,
      "converge": cmd_converge}[a.cmd](a)
 

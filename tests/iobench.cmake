@@ -8,7 +8,7 @@ if(NOT GALE_IOB_NCDUMP)
 endif()
 foreach(mode table sweeps badargs)
   add_test(NAME iobench_${mode}
-           COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_iobench.py ${MPIEXEC_EXECUTABLE}
+           COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_iobench.py ${GALE_MPIEXEC}
                    ${GALE_EXE} ${GALE_IOBENCH_OUT} ${mode} ${GALE_IOB_NCDUMP})
   set_tests_properties(iobench_${mode} PROPERTIES LABELS mpi PROCESSORS 2 TIMEOUT 180)
 endforeach()

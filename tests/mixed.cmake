@@ -24,6 +24,6 @@ gale_case(mixed_lfric_reproducible "regression;mpi" same
 # mode convergence, energy, balance, LFRic's settings' global sums and
 # accuracy, restart on another rank count, prec_only
 add_test(NAME mixed_numbers
-         COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_mixed.py ${MPIEXEC_EXECUTABLE}
+         COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_mixed.py ${GALE_MPIEXEC}
                  ${GALE_EXE})
 set_tests_properties(mixed_numbers PROPERTIES LABELS "regression;mpi" TIMEOUT 500 PROCESSORS 2)

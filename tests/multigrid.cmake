@@ -20,7 +20,7 @@ gale_case(multigrid_cg_state "regression;mpi" against --np 2 "--ref=--solver.pre
 
 # convergence factors, global sums, the other methods, prec_only, levels
 add_test(NAME multigrid_numbers
-         COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_multigrid.py ${MPIEXEC_EXECUTABLE}
+         COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_multigrid.py ${GALE_MPIEXEC}
                  ${GALE_EXE} $<TARGET_FILE:gale_kbench>)
 set_tests_properties(multigrid_numbers PROPERTIES LABELS "regression;mpi" TIMEOUT 400 PROCESSORS 2)
 
@@ -29,7 +29,7 @@ set_tests_properties(multigrid_numbers PROPERTIES LABELS "regression;mpi" TIMEOU
 add_executable(test_mg_sym test_mg_sym.c)
 target_link_libraries(test_mg_sym PRIVATE gale_app m)
 add_test(NAME multigrid_symmetric COMMAND sh -c
-  "set -e; for n in 1 3 7; do ${MPIEXEC_EXECUTABLE} -n $n \"$0\" > \"$1.$n\"; cat \"$1.$n\"; done
+  "set -e; for n in 1 3 7; do ${GALE_MPIEXEC} -n $n \"$0\" > \"$1.$n\"; cat \"$1.$n\"; done
    a=$(grep 'bits' \"$1.1\"); [ -n \"$a\" ]
    for n in 3 7; do [ \"$(grep 'bits' \"$1.$n\")\" = \"$a\" ] || { echo \"x.My differs on $n ranks\"; exit 1; }; done"
   $<TARGET_FILE:test_mg_sym> ${CMAKE_CURRENT_BINARY_DIR}/mg_sym)

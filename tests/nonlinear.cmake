@@ -6,7 +6,7 @@
 # levels and steps: under a minute in all on 2 cores.
 set(GALE_NONLINEAR_OUT ${CMAKE_CURRENT_BINARY_DIR}/nonlinear)
 set(GALE_NONLINEAR_CMD ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_nonlinear.py
-    ${MPIEXEC_EXECUTABLE} ${GALE_EXE} ${GALE_NONLINEAR_OUT})
+    ${GALE_MPIEXEC} ${GALE_EXE} ${GALE_NONLINEAR_OUT})
 
 # one rank, one thread: resting, linearity, balanced_jet, grid_mode, output; two or more
 # ranks (oversubscribed to 5): reproducible, restart

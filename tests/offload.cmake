@@ -43,7 +43,7 @@ foreach(ref "np1;1;36" "np2;2;36" "np2_s12;2;12")
   list(GET ref 1 np)
   list(GET ref 2 steps)
   add_test(NAME offload_ref_${name}
-           COMMAND ${CMAKE_COMMAND} -DEXE=${GALE_EXE} -DNP=${np} -DMPIEXEC=${MPIEXEC_EXECUTABLE}
+           COMMAND ${CMAKE_COMMAND} -DEXE=${GALE_EXE} -DNP=${np} -DMPIEXEC=${GALE_MPIEXEC}
                    -DCONFIG=${PROJECT_SOURCE_DIR}/configs/default.ini -DPOLICY=${_oref_policy}
                    -DARGS=--timestepping.steps=${steps} -DOUT=${_odir}/ref_${name}.json -P ${_orun})
   set_tests_properties(offload_ref_${name} PROPERTIES FIXTURES_SETUP offload_ref LABELS offload
@@ -73,7 +73,7 @@ function(gale_offload_test name np)
   string(REPLACE ";" "\\;" zero "${T_ZERO}")
   string(REPLACE ";" "\\;" nonzero "${T_NONZERO}")
   add_test(NAME ${name}
-           COMMAND ${CMAKE_COMMAND} -DEXE=${_oexe} -DNP=${np} -DMPIEXEC=${MPIEXEC_EXECUTABLE}
+           COMMAND ${CMAKE_COMMAND} -DEXE=${_oexe} -DNP=${np} -DMPIEXEC=${GALE_MPIEXEC}
                    -DCONFIG=${PROJECT_SOURCE_DIR}/configs/${T_CONFIG} -DPOLICY=${T_POLICY}
                    -DOUT=${_odir}/${name}.json ${ref} -DARGS=${args} -DZERO=${zero}
                    -DNONZERO=${nonzero} -DLOG=${T_LOG} -P ${_orun})

@@ -7,7 +7,7 @@ file(MAKE_DIRECTORY ${GALE_OUTPUT_WORK})
 function(gale_output_test name label)
   add_test(NAME ${name}
            COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_output.py ${GALE_EXE}
-                   ${GALE_NCDUMP} ${MPIEXEC_EXECUTABLE} ${GALE_OUTPUT_WORK} ${ARGN})
+                   ${GALE_NCDUMP} ${GALE_MPIEXEC} ${GALE_OUTPUT_WORK} ${ARGN})
   set_tests_properties(${name} PROPERTIES LABELS "${label}" TIMEOUT 180 PROCESSORS 2)
 endfunction()
 
@@ -34,7 +34,7 @@ target_link_libraries(test_output_writer PRIVATE gale_io gale_base MPI::MPI_C m)
 gale_mpi_test(test_output_writer 1 $<TARGET_FILE:test_output_writer> ${GALE_OUTPUT_WORK})
 # a real full disk (a 3 MiB tmpfs; needs root, skipped otherwise)
 add_test(NAME output_full_disk
-         COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_fulldisk.py ${MPIEXEC_EXECUTABLE}
+         COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_fulldisk.py ${GALE_MPIEXEC}
                  ${GALE_EXE} ${GALE_OUTPUT_WORK})
 set_tests_properties(output_full_disk PROPERTIES LABELS mpi TIMEOUT 400 PROCESSORS 2
                      SKIP_RETURN_CODE 77)

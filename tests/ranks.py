@@ -1,13 +1,15 @@
 """Runs a command under mpiexec with every rank's exit status reported: a
 shell wrapper prints it, so a test sees each rank, not only mpiexec's
-summary (a fault must end every rank with the right code)."""
+summary (a fault must end every rank with the right code). The rank comes
+from the launcher's environment: MPICH's Hydra (PMI_RANK), Open MPI
+(OMPI_COMM_WORLD_RANK) or Slurm's srun (SLURM_PROCID)."""
 import subprocess
 import sys
 
 
 def run_ranks(mpiexec, np, argv, timeout, env=None, cwd=None):
     """Returns (CompletedProcess, {rank: exit status})."""
-    cmd = [mpiexec, "-n", str(np), "sh", "-c", '"$@"; echo "gale-exit ${PMI_RANK:-0} $?" >&2',
+    cmd = [mpiexec, "-n", str(np), "sh", "-c", '"$@"; echo "gale-exit ${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-${SLURM_PROCID:-0}}} $?" >&2',
            "sh", *argv]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd)
     codes = {}

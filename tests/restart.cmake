@@ -4,7 +4,7 @@
 # levels, 8 steps, a checkpoint every 4: about a second per test.
 set(GALE_RESTART_OUT ${CMAKE_CURRENT_BINARY_DIR}/restart)
 set(GALE_RESTART_CMD ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_restart.py
-    ${MPIEXEC_EXECUTABLE} ${GALE_EXE} ${GALE_RESTART_OUT})
+    ${GALE_MPIEXEC} ${GALE_EXE} ${GALE_RESTART_OUT})
 
 # straight runs: their checkpoints and reports are the fixtures
 foreach(np 2 3)
