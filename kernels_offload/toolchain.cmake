@@ -1,69 +1,153 @@
-# The offload build's toolchain (docs/offload.md), included by the top-level
-# CMakeLists.txt when GALE_OFFLOAD != none. Only kernels_offload/ holds target
-# regions, so only it is compiled for the device(s) (GALE_OFFLOAD_COMPILE, used
-# there); every link gets the same flags, which bundles the device images,
-# plus an rpath to the offload runtime so binaries start without
-# LD_LIBRARY_PATH. A preset that cannot build here stops at configure with
-# the reason.
-if(NOT CMAKE_C_COMPILER_ID STREQUAL "Clang")
-  message(FATAL_ERROR "GALE_OFFLOAD=${GALE_OFFLOAD} needs clang (clang-19); "
-                      "CMAKE_C_COMPILER is ${CMAKE_C_COMPILER_ID}")
+# The offload build's toolchain (docs/offload.md, docs/sites.md), included by
+# the top-level CMakeLists.txt when GALE_OFFLOAD != none. Only kernels_offload/
+# holds target regions, so only it is compiled for the device(s)
+# (GALE_OFFLOAD_COMPILE, used there); every link gets the same flags, which
+# bundles the device images, plus an rpath to the offload runtime so binaries
+# start without LD_LIBRARY_PATH. A build that cannot work here stops at
+# configure with the reason.
+#
+# Nothing is named, everything is asked or given: the compiler is
+# CMAKE_C_COMPILER (LLVM clang >= 17, ROCm's amdclang, the Cray compiler),
+# the host triple and the OpenMP device runtime come from the compiler
+# itself (-print-target-triple, -print-file-name), the ROCm device libraries
+# from GALE_ROCM_DEVICE_LIB_PATH, ROCM_PATH or --rocm-path, CUDA from
+# CUDAToolkit_ROOT or CUDA_HOME. GALE_OFFLOAD_ARCH picks the devices;
+# GALE_OFFLOAD_FLAGS adds flags of one's own.
+set(GALE_OFFLOAD_ARCH "" CACHE STRING
+    "offload device architectures, comma-separated: sm_80,sm_90 (nvptx), gfx90a,gfx942 (amdgcn)")
+set(GALE_ROCM_DEVICE_LIB_PATH "" CACHE PATH
+    "amdgcn: folder of the ROCm device libraries (ocml.bc, ...); empty: from ROCM_PATH or the compiler")
+if(NOT CMAKE_C_COMPILER_ID MATCHES "^(Clang|CrayClang)$")
+  message(FATAL_ERROR "GALE_OFFLOAD=${GALE_OFFLOAD} needs an LLVM-based C compiler (clang >= 17, "
+                      "ROCm's amdclang or the Cray compiler); CMAKE_C_COMPILER ${CMAKE_C_COMPILER} is "
+                      "${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}")
 endif()
-separate_arguments(GALE_OFFLOAD_COMPILE UNIX_COMMAND "${GALE_OFFLOAD_FLAGS}")
+if(CMAKE_C_COMPILER_ID STREQUAL "Clang" AND CMAKE_C_COMPILER_VERSION VERSION_LESS 17)
+  message(FATAL_ERROR "GALE_OFFLOAD=${GALE_OFFLOAD} needs clang 17 or newer (OpenMP 5.1 offload "
+                      "and the linker wrapper); ${CMAKE_C_COMPILER} is clang ${CMAKE_C_COMPILER_VERSION}")
+endif()
 
-execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libomptarget.so
-                OUTPUT_VARIABLE _omptarget OUTPUT_STRIP_TRAILING_WHITESPACE)
+# the compiler's own answers: its host triple (x86_64, aarch64 on Grace) and
+# where its OpenMP runtime and device runtime bitcode live
+function(_gale_ask out)
+  execute_process(COMMAND ${CMAKE_C_COMPILER} ${ARGN} OUTPUT_VARIABLE _v ERROR_QUIET
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(${out} "${_v}" PARENT_SCOPE)
+endfunction()
+_gale_ask(_host -print-target-triple)
+if(NOT _host)
+  set(_host "${CMAKE_SYSTEM_PROCESSOR}-unknown-linux-gnu")
+endif()
+_gale_ask(_omptarget -print-file-name=libomptarget.so)
 if(NOT IS_ABSOLUTE "${_omptarget}" OR NOT EXISTS "${_omptarget}")
   message(FATAL_ERROR "GALE_OFFLOAD=${GALE_OFFLOAD}: ${CMAKE_C_COMPILER} finds no offload "
-                      "runtime libomptarget.so (Debian 12: apt-get install libomp-19-dev)")
+                      "runtime libomptarget.so (Debian 12: apt-get install libomp-19-dev; ROCm and "
+                      "the Cray compiler bring theirs)")
 endif()
 get_filename_component(GALE_OMPTARGET_DIR "${_omptarget}" REALPATH)
 get_filename_component(GALE_OMPTARGET_DIR "${GALE_OMPTARGET_DIR}" DIRECTORY)
 
-# clang 19's linker wrapper takes device images from an archive only when it
-# is linked whole: without that the binary has no image and libomptarget is
-# never initialised (omp_get_num_devices() crashes). The wrapper ignores
-# --push-state/--pop-state (CMake's WHOLE_ARCHIVE feature), so whole-archive
-# would leak onto its own device runtime archive: the plain on/off pair. Set
-# here, at the top, so that every directory that links sees the feature.
-set(CMAKE_C_LINK_LIBRARY_USING_GALE_WHOLE
-    "LINKER:--whole-archive" "<LINK_ITEM>" "LINKER:--no-whole-archive")
-set(CMAKE_C_LINK_LIBRARY_USING_GALE_WHOLE_SUPPORTED TRUE)
+string(REPLACE "," ";" _archs "${GALE_OFFLOAD_ARCH}")
+# the device runtime bitcode of one architecture, as the compiler finds it
+# (clang 17-19: libomptarget-<dev>-<arch>.bc; later ones find their own)
+function(_gale_devrtl out dev arch)
+  foreach(_f libomptarget-${dev}-${arch}.bc libomptarget-${dev}.bc)
+    _gale_ask(_p -print-file-name=${_f})
+    if(IS_ABSOLUTE "${_p}" AND EXISTS "${_p}")
+      get_filename_component(_p "${_p}" REALPATH)
+      get_filename_component(_d "${_p}" DIRECTORY)
+      set(${out} "${_d}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  set(${out} "" PARENT_SCOPE)
+endfunction()
 
-if(GALE_OFFLOAD STREQUAL "nvptx")
+if(GALE_OFFLOAD STREQUAL "host")
+  set(_flags -fopenmp -fopenmp-targets=${_host})
+elseif(GALE_OFFLOAD STREQUAL "nvptx")
+  if(NOT _archs)
+    message(FATAL_ERROR "GALE_OFFLOAD=nvptx: say which GPUs in GALE_OFFLOAD_ARCH (sm_80 A100, "
+                        "sm_90 H100/H200; comma-separated)")
+  endif()
+  # the host image too: a GPU binary on a node without the GPU then runs on
+  # the host under OMP_TARGET_OFFLOAD=MANDATORY instead of crashing
+  set(_flags -fopenmp -fopenmp-targets=nvptx64-nvidia-cuda,${_host}
+             -Xopenmp-target=nvptx64-nvidia-cuda --offload-arch=${GALE_OFFLOAD_ARCH})
+  list(GET _archs 0 _a0)
+  _gale_devrtl(_rtl nvptx ${_a0})
+  if(_rtl)
+    list(APPEND _flags --libomptarget-nvptx-bc-path=${_rtl})
+  endif()
   # clang runs the CUDA toolkit's ptxas for every NVIDIA device image
-  find_program(GALE_PTXAS ptxas HINTS /usr/local/cuda/bin ENV CUDA_HOME PATH_SUFFIXES bin)
+  set(_cuda "")
+  foreach(_c "${CUDAToolkit_ROOT}" "$ENV{CUDAToolkit_ROOT}" "$ENV{CUDA_HOME}" "$ENV{CUDA_PATH}")
+    if(_c AND EXISTS "${_c}/bin/ptxas")
+      set(_cuda "${_c}")
+      break()
+    endif()
+  endforeach()
+  if(_cuda)
+    list(APPEND _flags --cuda-path=${_cuda})
+    set(GALE_PTXAS "${_cuda}/bin/ptxas")
+  else()
+    find_program(GALE_PTXAS ptxas)
+  endif()
   if(NOT GALE_PTXAS)
-    message(FATAL_ERROR "offload-nvptx cannot build here: the CUDA toolkit's ptxas was not "
-                        "found (PATH, /usr/local/cuda/bin, $CUDA_HOME/bin); clang needs it to "
-                        "assemble NVIDIA device code. Install the CUDA toolkit or build "
+    message(FATAL_ERROR "GALE_OFFLOAD=nvptx cannot build here: no CUDA toolkit (ptxas) under "
+                        "CUDAToolkit_ROOT, CUDA_HOME or CUDA_PATH, nor on PATH; clang needs it to "
+                        "assemble NVIDIA device code. Load or install the CUDA toolkit, or build "
                         "offload-host.")
   endif()
-  message(STATUS "offload-nvptx: ptxas ${GALE_PTXAS}")
+  message(STATUS "offload-nvptx: ${GALE_OFFLOAD_ARCH} + ${_host}; ptxas ${GALE_PTXAS}")
 elseif(GALE_OFFLOAD STREQUAL "amdgcn")
-  # AMD device code links with lld >= 15, LLVM's OpenMP device runtime of each
-  # architecture and the ROCm device libraries (docs/offload.md). Debian 12's
-  # rocm-device-libs 5.2 stop at gfx940: for a newer architecture that LLVM 19
-  # has a device runtime for (gfx942, MI300A) the one per-architecture file the
-  # libraries lack, oclc_isa_version_<isa>.bc, is a single constant (the ISA
-  # version, e.g. 9402); it is compiled here into a copy of the library folder
-  # whose other files are links to Debian's.
-  string(REGEX MATCH "--offload-arch=([^ ]+)" _m "${GALE_OFFLOAD_FLAGS}")
-  string(REPLACE "," ";" _archs "${CMAKE_MATCH_1}")
-  string(REGEX MATCH "--rocm-device-lib-path=([^ ]+)" _m "${GALE_OFFLOAD_FLAGS}")
-  set(_libs "${CMAKE_MATCH_1}")
-  if(NOT _libs)
-    string(REGEX MATCH "--rocm-path=([^ ]+)" _m "${GALE_OFFLOAD_FLAGS}")
-    set(_libs "${CMAKE_MATCH_1}/amdgcn/bitcode")
+  if(NOT _archs)
+    message(FATAL_ERROR "GALE_OFFLOAD=amdgcn: say which GPUs in GALE_OFFLOAD_ARCH (gfx90a MI250X, "
+                        "gfx942 MI300A; comma-separated)")
   endif()
-  if(NOT _archs OR NOT EXISTS "${_libs}/ocml.bc")
-    message(FATAL_ERROR "offload-amdgcn cannot build here: no ROCm device libraries (ocml.bc) "
-                        "in '${_libs}', or no --offload-arch in GALE_OFFLOAD_FLAGS. "
-                        "Debian 12: apt-get install rocm-device-libs lld-19")
+  set(_flags -fopenmp -fopenmp-targets=amdgcn-amd-amdhsa,${_host}
+             -Xopenmp-target=amdgcn-amd-amdhsa --offload-arch=${GALE_OFFLOAD_ARCH})
+  # AMD device code links with lld >= 15, LLVM's OpenMP device runtime of
+  # each architecture and the ROCm device libraries: given, or under
+  # ROCM_PATH (ROCm 5: amdgcn/bitcode; ROCm 6: also inside its LLVM), or
+  # found by the compiler itself (amdclang knows its ROCm)
+  set(_libs "${GALE_ROCM_DEVICE_LIB_PATH}")
+  string(REGEX MATCH "--rocm-path=([^ ]+)" _m "${GALE_OFFLOAD_FLAGS}")
+  set(_rocm "${CMAKE_MATCH_1}")
+  if(NOT _rocm)
+    set(_rocm "${ROCM_PATH}")
   endif()
-  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libomptarget.so
-                  OUTPUT_VARIABLE _rt OUTPUT_STRIP_TRAILING_WHITESPACE)
-  get_filename_component(_rt "${_rt}" DIRECTORY)
+  if(NOT _rocm)
+    set(_rocm "$ENV{ROCM_PATH}")
+  endif()
+  if(NOT _libs AND _rocm)
+    file(GLOB _cands "${_rocm}/amdgcn/bitcode" "${_rocm}/lib/llvm/lib/clang/*/lib/amdgcn/bitcode")
+    foreach(_c IN LISTS _cands)
+      if(EXISTS "${_c}/ocml.bc")
+        set(_libs "${_c}")
+        break()
+      endif()
+    endforeach()
+    if(NOT _libs)
+      message(FATAL_ERROR "offload-amdgcn: ROCM_PATH ${_rocm} has no ROCm device libraries "
+                          "(amdgcn/bitcode/ocml.bc); set GALE_ROCM_DEVICE_LIB_PATH to their folder")
+    endif()
+  endif()
+  if(_libs AND NOT EXISTS "${_libs}/ocml.bc")
+    message(FATAL_ERROR "offload-amdgcn cannot build here: no ROCm device libraries (ocml.bc) in "
+                        "'${_libs}' (Debian 12: apt-get install rocm-device-libs)")
+  endif()
+  list(GET _archs 0 _a0)
+  _gale_devrtl(_rt amdgpu ${_a0})
+  if(_rt)
+    list(APPEND _flags --libomptarget-amdgpu-bc-path=${_rt})
+  endif()
+  # Debian 12's rocm-device-libs 5.2 stop at gfx940: for a newer
+  # architecture that the compiler has a device runtime for (gfx942,
+  # MI300A) the one per-architecture file the libraries lack,
+  # oclc_isa_version_<isa>.bc, is a single constant (the ISA version, e.g.
+  # 9402); it is compiled here into a copy of the library folder whose other
+  # files are links to the given ones.
   set(_made "")
   foreach(_arch IN LISTS _archs)
     string(REGEX MATCH "^gfx([0-9a-f]+)$" _m "${_arch}")
@@ -71,13 +155,13 @@ elseif(GALE_OFFLOAD STREQUAL "amdgcn")
     if(NOT _isa)
       message(FATAL_ERROR "offload-amdgcn: '${_arch}' is not an AMD GPU architecture (gfxNNN)")
     endif()
-    if(EXISTS "${_libs}/oclc_isa_version_${_isa}.bc")
+    if(NOT _libs OR EXISTS "${_libs}/oclc_isa_version_${_isa}.bc")
       continue()
     endif()
-    if(NOT EXISTS "${_rt}/libomptarget-amdgpu-${_arch}.bc")
+    if(NOT _rt OR NOT EXISTS "${_rt}/libomptarget-amdgpu-${_arch}.bc")
       message(FATAL_ERROR "offload-amdgcn cannot build for ${_arch}: neither the ROCm device "
-                          "libraries in '${_libs}' (oclc_isa_version_${_isa}.bc) nor LLVM's "
-                          "OpenMP device runtime (${_rt}/libomptarget-amdgpu-${_arch}.bc) know it")
+                          "libraries in '${_libs}' (oclc_isa_version_${_isa}.bc) nor the compiler's "
+                          "OpenMP device runtime (libomptarget-amdgpu-${_arch}.bc) know it")
     endif()
     # gfxMMms: major MM (decimal), minor m and stepping s (hex digits)
     string(LENGTH "${_isa}" _n)
@@ -116,35 +200,52 @@ elseif(GALE_OFFLOAD STREQUAL "amdgcn")
       message(STATUS "offload-amdgcn: gfx${_isa}: ${_libs} has no oclc_isa_version_${_isa}.bc; "
                      "made one (__oclc_ISA_version = ${_ver}) in ${_own}")
     endforeach()
-    string(REPLACE "${_libs}" "${_own}" GALE_OFFLOAD_COMPILE "${GALE_OFFLOAD_COMPILE}")
-    if(NOT GALE_OFFLOAD_COMPILE MATCHES "--rocm-device-lib-path=")
-      list(APPEND GALE_OFFLOAD_COMPILE "--rocm-device-lib-path=${_own}")
-    endif()
+    set(_libs "${_own}")
   endif()
-  # Debian's HIP 5.2 runtime (libamdhip64-dev) for the device query and the
-  # unified-memory check (docs/offload.md); off: HSA_XNACK decides
+  if(_libs)
+    list(APPEND _flags --rocm-device-lib-path=${_libs})
+  endif()
+  # the HIP runtime (ROCm's, or Debian's libamdhip64-dev) for the device
+  # query and the unified-memory check (docs/offload.md); off: HSA_XNACK decides
   option(GALE_HIP "offload-amdgcn: ask the HIP runtime about the AMD GPU" OFF)
   if(GALE_HIP)
-    find_path(GALE_HIP_INCLUDE hip/hip_runtime_api.h)
-    find_library(GALE_HIP_LIBRARY amdhip64)
+    find_path(GALE_HIP_INCLUDE hip/hip_runtime_api.h HINTS ${_rocm} PATH_SUFFIXES include)
+    find_library(GALE_HIP_LIBRARY amdhip64 HINTS ${_rocm} PATH_SUFFIXES lib lib64)
     if(NOT GALE_HIP_INCLUDE OR NOT GALE_HIP_LIBRARY)
-      message(FATAL_ERROR "GALE_HIP=ON: no HIP runtime (hip/hip_runtime_api.h, libamdhip64); "
-                          "Debian 12: apt-get install libamdhip64-dev")
+      message(FATAL_ERROR "GALE_HIP=ON: no HIP runtime (hip/hip_runtime_api.h, libamdhip64) under "
+                          "ROCM_PATH or the default paths; Debian 12: apt-get install libamdhip64-dev")
     endif()
     message(STATUS "offload-amdgcn: HIP runtime ${GALE_HIP_LIBRARY}")
   endif()
-  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-prog-name=ld.lld
-                  OUTPUT_VARIABLE _lld OUTPUT_STRIP_TRAILING_WHITESPACE)
+  _gale_ask(_lld -print-prog-name=ld.lld)
   execute_process(COMMAND ${_lld} --version OUTPUT_VARIABLE _lldv ERROR_QUIET)
   if(NOT _lldv MATCHES "LLD (1[5-9]|[2-9][0-9])")
     message(FATAL_ERROR "offload-amdgcn cannot build here: AMDGPU device code needs LLD >= 15 "
                         "next to ${CMAKE_C_COMPILER} ('${_lld}' is '${_lldv}'); Debian 12: "
                         "apt-get install lld-19")
   endif()
+  if(NOT _libs)
+    set(_libs "the compiler's own")
+  endif()
+  message(STATUS "offload-amdgcn: ${GALE_OFFLOAD_ARCH} + ${_host}; ROCm device libraries: ${_libs}")
+else()
+  message(FATAL_ERROR "GALE_OFFLOAD=${GALE_OFFLOAD}: not one of none, host, nvptx, amdgcn")
 endif()
+separate_arguments(_own_flags UNIX_COMMAND "${GALE_OFFLOAD_FLAGS}")
+set(GALE_OFFLOAD_COMPILE ${_flags} ${_own_flags})
 
-# every link: the device flags (as the amdgcn branch may have rewritten them);
-# the linker wrapper links the device images of two architectures side by
-# side (offload-amdgcn's gale link: 115 s serial, 57 s with two jobs)
+# clang's linker wrapper takes device images from an archive only when it
+# is linked whole: without that the binary has no image and libomptarget is
+# never initialised (omp_get_num_devices() crashes). The wrapper ignores
+# --push-state/--pop-state (CMake's WHOLE_ARCHIVE feature), so whole-archive
+# would leak onto its own device runtime archive: the plain on/off pair. Set
+# here, at the top, so that every directory that links sees the feature.
+set(CMAKE_C_LINK_LIBRARY_USING_GALE_WHOLE
+    "LINKER:--whole-archive" "<LINK_ITEM>" "LINKER:--no-whole-archive")
+set(CMAKE_C_LINK_LIBRARY_USING_GALE_WHOLE_SUPPORTED TRUE)
+
+# every link: the device flags; the linker wrapper links the device images
+# of two architectures side by side (offload-amdgcn's gale link: 115 s
+# serial, 57 s with two jobs)
 add_link_options(${GALE_OFFLOAD_COMPILE} "-Wl,-rpath,${GALE_OMPTARGET_DIR}"
                  "-Wl,--wrapper-jobs=2")

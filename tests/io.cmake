@@ -10,7 +10,7 @@ file(MAKE_DIRECTORY ${GALE_IO_OUT})
 # gale_nc4.h includes <hdf5.h>: the test needs HDF5's include path too.
 add_executable(test_io_nc4 test_io_nc4.c)
 target_include_directories(test_io_nc4 PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(test_io_nc4 PRIVATE gale_io gale_base PkgConfig::HDF5 m)
+target_link_libraries(test_io_nc4 PRIVATE gale_io gale_base gale_hdf5 m)
 add_test(NAME test_io_nc4 COMMAND test_io_nc4 ${GALE_NCDUMP} ${GALE_IO_OUT})
 add_test(NAME test_io_nc4_python
          COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_io_nc4.py ${GALE_IO_OUT}/io_nc4.nc)

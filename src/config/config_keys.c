@@ -193,7 +193,8 @@ const gale_key_t gale_keys[] = {
     {"halo", "gpu_aware", GALE_KT_BOOL, OFF(halo.gpu_aware), "false", 0, 0, NULL,
      "offload builds: hand device buffers to MPI"},
 
-    {"offload", "memory", GALE_KT_ENUM, OFF(offload.memory), "discrete", 0, 0, "discrete|unified",
+    {"offload", "memory", GALE_KT_ENUM, OFF(offload.memory), GALE_OFFLOAD_MEMORY_DEFAULT, 0, 0,
+     "discrete|unified",
      "offload builds: discrete device copies (map/update), or unified zero-copy host memory "
      "(APUs such as MI300A, Grace Hopper)"},
 
