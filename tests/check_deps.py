@@ -160,7 +160,8 @@ def scan():
         cmake_commands(t, rel(f), found)
     presets = json.load(open(os.path.join(ROOT, "CMakePresets.json")))
     for p in presets["configurePresets"]:
-        for k in ("CMAKE_C_COMPILER", "MPI_C_COMPILER", "MPIEXEC_EXECUTABLE"):
+        for k in ("CMAKE_C_COMPILER", "MPI_C_COMPILER", "MPIEXEC_EXECUTABLE",
+                  "HDF5_C_COMPILER_EXECUTABLE"):
             v = p.get("cacheVariables", {}).get(k)
             if v:
                 found.setdefault(os.path.basename(v), set()).add("CMakePresets.json")

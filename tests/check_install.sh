@@ -41,8 +41,8 @@ set +u
 module use "$prefix/share/modulefiles"
 module load gale
 set -u
-[ "$(command -v gale)" = "$prefix/bin/gale" ] ||
-    { echo "FAIL: after module load gale, gale is '$(command -v gale)', not $prefix/bin/gale"; exit 1; }
+[ "$(command -v gale || true)" = "$prefix/bin/gale" ] ||
+    { echo "FAIL: after module load gale, gale is '$(command -v gale || true)', not $prefix/bin/gale"; exit 1; }
 [ "$GALE_CONFIGS" = "$prefix/share/gale/configs" ] || { echo "FAIL: GALE_CONFIGS=$GALE_CONFIGS"; exit 1; }
 # shellcheck disable=SC2086
 (cd "$work" && OMP_NUM_THREADS=1 gale run "$GALE_CONFIGS/default.ini" $case_args \
@@ -55,7 +55,7 @@ echo "installed gale: checksums equal the build's: {$b}"
 set +u
 module unload gale
 set -u
-if command -v gale >/dev/null 2>&1 && [ "$(command -v gale)" = "$prefix/bin/gale" ]; then
+if command -v gale >/dev/null 2>&1 && [ "$(command -v gale || true)" = "$prefix/bin/gale" ]; then
     echo "FAIL: module unload gale left $prefix/bin on PATH"
     exit 1
 fi
@@ -65,7 +65,7 @@ set +u
 module use "$work/moved/share/modulefiles"
 module load gale
 set -u
-[ "$(command -v gale)" = "$work/moved/bin/gale" ] && [ "$GALE_ROOT" = "$work/moved" ] ||
-    { echo "FAIL: the moved install's module gives gale '$(command -v gale)', GALE_ROOT $GALE_ROOT"; exit 1; }
+[ "$(command -v gale || true)" = "$work/moved/bin/gale" ] && [ "$GALE_ROOT" = "$work/moved" ] ||
+    { echo "FAIL: the moved install's module gives gale '$(command -v gale || true)', GALE_ROOT $GALE_ROOT"; exit 1; }
 gale --version >/dev/null
 echo "moved install: module load gale gives $GALE_ROOT"
