@@ -634,6 +634,18 @@ static int run(const run_args_t *a, MPI_Comm comm, int rank)
     gale_config_t cfg;
     GALE_CALL(gale_config_load(&cfg, a->config, a->noverrides, a->overrides, comm));
     gale_log_setup(rank, cfg.logging.level);
+    /* The writer thread calls MPI beside the model's halo exchanges: that
+     * needs MPI_THREAD_MULTIPLE, which some libraries grant only when asked
+     * (Cray MPICH: MPICH_MAX_THREAD_SAFETY=multiple). Without it the output
+     * is written on the model thread (docs/sites.md). */
+    int provided;
+    GALE_MPI(MPI_Query_thread(&provided));
+    if (provided < MPI_THREAD_MULTIPLE && !cfg.io.synchronous) {
+        gale_log(GALE_LOG_WARN, "the MPI library grants no MPI_THREAD_MULTIPLE (Cray MPICH: export "
+                                "MPICH_MAX_THREAD_SAFETY=multiple): output and checkpoints are "
+                                "written on the model thread ([io] synchronous = true)");
+        cfg.io.synchronous = 1;
+    }
     GALE_CALL(check_report_path(a->report, comm, rank));
     gale_model_t m;
     GALE_CALL(gale_model_setup(&m, &cfg, comm));
