@@ -1,5 +1,5 @@
 """Shared helpers of the bench/ drivers: builds in their own directories,
-runs under mpiexec, the machine's description and load, and JSON/CSV output.
+runs under the build's MPI launcher, the machine's description and load, and JSON/CSV output.
 Standard library only (the drivers run with /usr/bin/python3)."""
 import argparse
 import csv
@@ -16,6 +16,14 @@ ROOT = os.path.dirname(HERE)
 RESULTS = os.path.join(HERE, "results")
 RAW = os.path.join(ROOT, "build", "bench-raw")  # run reports and logs (not kept in git)
 MPIEXEC = shutil.which("mpiexec.mpich") or shutil.which("mpiexec") or "mpiexec"
+
+
+def launcher(exe):
+    """The MPI launcher of the build that made exe: its gale-mpiexec (the
+    configured MPIEXEC_EXECUTABLE and flags: mpiexec, srun, ...;
+    docs/sites.md), or mpiexec for a binary outside a build folder."""
+    own = os.path.join(os.path.dirname(os.path.abspath(exe)), "gale-mpiexec")
+    return own if os.access(own, os.X_OK) else MPIEXEC
 DRY = False
 
 def parser(description, quick_help="smaller sizes and fewer repeats (a check of the driver)"):
@@ -260,7 +268,7 @@ def _run_json(cmd, env, js, what, timeout, show_tail=False):
 
 def gale_run(exe, np, threads, overrides, report, config="configs/default.ini", timeout=900):
     """gale run under mpiexec (output off); returns the report (dict) or None."""
-    cmd = [MPIEXEC, "-n", str(np), exe, "run", config, "--diagnostics.fields=",
+    cmd = [launcher(exe), "-n", str(np), exe, "run", config, "--diagnostics.fields=",
            "--logging.progress_every=0", *overrides, "--report", report]
     return _run_json(cmd, {"OMP_NUM_THREADS": str(threads)}, report, "run", timeout)
 
@@ -269,7 +277,7 @@ def kbench(exe, args, np=1, threads=1, env=None, timeout=1800):
     """gale_kbench with --json; returns its JSON (dict) or None."""
     js = args[args.index("--json") + 1]
     e = {"OMP_NUM_THREADS": str(threads), **(env or {})}
-    cmd = ([MPIEXEC, "-n", str(np)] if np > 1 else []) + [exe, *args]
+    cmd = ([launcher(exe), "-n", str(np)] if np > 1 else []) + [exe, *args]
     return _run_json(cmd, e, js, "gale_kbench", timeout, show_tail=True)
 
 

@@ -48,11 +48,15 @@ def main():
     os.makedirs(scratch, exist_ok=True)
     env = dict(os.environ, OMP_NUM_THREADS="1")
 
+    # the launcher of gale's own build (docs/sites.md), else Debian's MPICH
+    own = os.path.join(os.path.dirname(os.path.abspath(gale)), "gale-mpiexec")
+    mpiexec = own if os.access(own, os.X_OK) else "mpiexec.mpich"
+
     def run(label, *overrides):
         out = os.path.join(scratch, "out")
         shutil.rmtree(out, ignore_errors=True)
         report = os.path.join(scratch, "report.json")
-        cmd = ["mpiexec.mpich", "-n", str(a.np), gale, "run", config, "--report", report,
+        cmd = [mpiexec, "-n", str(a.np), gale, "run", config, "--report", report,
                f"--io.dir={out}", "--logging.progress_every=0", *a.extra, *overrides]
         if a.steps:
             cmd.append(f"--timestepping.steps={a.steps}")
