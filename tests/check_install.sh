@@ -28,16 +28,17 @@ case_args="--timestepping.steps=3 --diagnostics.fields= --logging.progress_every
 (cd "$work" && OMP_NUM_THREADS=1 "$build/gale" run "$src/configs/default.ini" $case_args \
     --report build.json >build.log 2>&1) || { cat "$work/build.log"; exit 1; }
 
-lmod=/usr/share/lmod/lmod/init/sh
-if [ ! -f $lmod ]; then
-    echo "SKIPPED: Lmod is not installed ($lmod): the modulefile is not checked" \
+# Lmod's shell set-up: where a login shell's Lmod says it is, else Debian's
+lmod=${LMOD_PKG:-/usr/share/lmod/lmod}/init/sh
+if [ ! -f "$lmod" ]; then
+    echo "SKIPPED: no Lmod ($lmod): the modulefile is not checked" \
         "(Debian 12: apt-get install lmod)"
     exit 77
 fi
 # Lmod's init reads unset variables
 set +u
 # shellcheck disable=SC1090
-. $lmod
+. "$lmod"
 module use "$prefix/share/modulefiles"
 module load gale
 set -u
