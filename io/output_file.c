@@ -59,7 +59,7 @@ int gale_outfile_create(gale_outfile_t *of, const char *path, hid_t fapl,
     const gale_writer_opts_t *o = sp->o;
     const int shared = sp->mode == GALE_WRITER_SHARED;
     gale_io_mesh_t mesh;
-    gale_io_faces_t faces;
+    gale_io_faces_t faces = {{-1, -1}, {-1, -1}, -1};
     of->nc = NULL;
     if (!(of->varid = malloc((size_t)o->nvars * sizeof *of->varid)))
         GALE_ERROR(GALE_ERR_MEM, "out of memory");
@@ -76,7 +76,7 @@ int gale_outfile_create(gale_outfile_t *of, const char *path, hid_t fapl,
     } else {
         /* A netCDF dimension cannot be empty (0 means unlimited): a rank
          * owning no edge has no edge variables. */
-        int dfour;
+        int dfour = -1;
         if (sp->nface) GALE_TRY(gale_nc4_def_dim(f, "nface", sp->nface, &drow[0]));
         if (sp->nedge) GALE_TRY(gale_nc4_def_dim(f, "nedge", sp->nedge, &drow[1]));
         if (sp->nface) GALE_TRY(gale_nc4_def_dim(f, "Four", 4, &dfour));
