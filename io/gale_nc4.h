@@ -118,11 +118,13 @@ int gale_nc4_hints(gale_nc4_t *f, char *buf, size_t n);
 
 typedef struct {
     int dnode, dedge, dface, dtwo, dfour;                   /* dimids */
-    int node[2], edge[2], face[2], fnodes, enodes, fedges, efaces, flinks, area; /* varids */
+    int node[2], edge[2], face[2], fnodes, enodes, fedges, efaces, flinks, area, /* varids */
+        fbnds[2];
 } gale_io_mesh_t;
 /* Defines the mesh dimensions (nMesh2d_node/edge/face, Two, Four), the
- * topology variable Mesh2d with its coordinates and connectivity, and the
- * global attributes mesh_name, mesh_n, radius. */
+ * topology variable Mesh2d with its coordinates and connectivity, the face
+ * areas and the faces' CF bounds (their corners' lon/lat), and the global
+ * attributes mesh_name, mesh_n, radius. */
 int gale_io_mesh_def(gale_nc4_t *f, const gale_cs_t *cs, gale_io_mesh_t *m);
 /* Writes share `part` of `nparts` of every mesh variable's rows (on a
  * parallel file: part = rank, nparts = ranks, and every rank calls it).
@@ -130,6 +132,17 @@ int gale_io_mesh_def(gale_nc4_t *f, const gale_cs_t *cs, gale_io_mesh_t *m);
  * as not to start a second team of threads next to the model's. */
 int gale_io_mesh_put(gale_nc4_t *f, const gale_cs_t *cs, const gale_io_mesh_t *m, int part,
                      int nparts, int threads);
+
+/* A partial file's faces (per rank, per group): their lon/lat, CF bounds and
+ * areas under the mesh's variable names, over the file's rows (dimension
+ * dface) and dfour (4 corners), so that CDO sees their cells. Defines, then
+ * writes the n rows of faces gid[0..n). Serial file. */
+typedef struct {
+    int face[2], fbnds[2], area; /* varids */
+} gale_io_faces_t;
+int gale_io_faces_def(gale_nc4_t *f, int dface, int dfour, gale_io_faces_t *v);
+int gale_io_faces_put(gale_nc4_t *f, const gale_cs_t *cs, const gale_io_faces_t *v, int64_t n,
+                      const int *gid);
 
 /* The 3-D grid for XDMF readers: node positions at every interface (radius +
  * exaggeration * z_if[k]) and the cells, interface faces and edge faces. */

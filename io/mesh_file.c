@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Rows computed (by all OpenMP threads, unless called from the writer
  * thread: each row is independent, so the bytes do not depend on the thread
@@ -24,22 +25,82 @@ static void lonlat_deg(const double x[3], double *lon, double *lat)
     *lat = deg(p);
 }
 
+/* CDI, the netCDF reader of CDO, does not know UGRID: it would take the
+ * topology's arrays for data on grids without cells, and every whole-file
+ * command (fldmean, remapcon) would stop at them. cdi = "ignore" hides a
+ * variable from CDI only; other readers see an unknown attribute. */
+static int cdi_ignore(gale_nc4_t *f, int id)
+{
+    return gale_nc4_put_att_text(f, id, "cdi", "ignore");
+}
+
+/* Mesh2d_<where>_x/y. Faces get CF bounds (their corners), which CDO needs
+ * for cell areas and conservative remapping; nodes and edges are points. */
 static int def_lonlat(gale_nc4_t *f, const char *where, int dim, int id[2])
 {
     int st = GALE_OK;
     static const char *axis[2] = {"x", "y"}, *stdn[2] = {"longitude", "latitude"},
                       *units[2] = {"degrees_east", "degrees_north"};
+    const int face = strcmp(where, "face") == 0;
     for (int k = 0; k < 2; k++) {
-        char name[64], lname[96];
+        char name[64], lname[96], bname[64];
         snprintf(name, sizeof name, "Mesh2d_%s_%s", where, axis[k]);
         snprintf(lname, sizeof lname, "%s of mesh %ss", stdn[k], where);
+        snprintf(bname, sizeof bname, "Mesh2d_%s_%sbnds", where, axis[k]);
         GALE_TRY(gale_nc4_def_var(f, name, GALE_NC4_DOUBLE, 1, &dim, NULL, &id[k]));
         GALE_TRY(gale_nc4_put_att_text(f, id[k], "standard_name", stdn[k]));
         GALE_TRY(gale_nc4_put_att_text(f, id[k], "long_name", lname));
         GALE_TRY(gale_nc4_put_att_text(f, id[k], "units", units[k]));
+        if (face) GALE_TRY(gale_nc4_put_att_text(f, id[k], "bounds", bname));
+        else GALE_TRY(cdi_ignore(f, id[k]));
     }
 done:
     return st;
+}
+
+/* The faces' corners (face, Four), in Mesh2d_face_nodes order: a CF
+ * boundary variable, which takes its metadata from its coordinate. */
+static int def_bnds(gale_nc4_t *f, int dface, int dfour, int id[2])
+{
+    int st = GALE_OK;
+    const int dims[2] = {dface, dfour};
+    GALE_TRY(gale_nc4_def_var(f, "Mesh2d_face_xbnds", GALE_NC4_DOUBLE, 2, dims, NULL, &id[0]));
+    GALE_TRY(gale_nc4_def_var(f, "Mesh2d_face_ybnds", GALE_NC4_DOUBLE, 2, dims, NULL, &id[1]));
+done:
+    return st;
+}
+
+/* The faces' areas, named by the data's cell_measures. ugrid: on the mesh
+ * topology (shared files, mesh files), else on a partial file's rows. */
+static int def_area(gale_nc4_t *f, int dface, int ugrid, int *id)
+{
+    int st = GALE_OK;
+    GALE_TRY(gale_nc4_def_var(f, "Mesh2d_face_area", GALE_NC4_DOUBLE, 1, &dface, NULL, id));
+    GALE_TRY(gale_nc4_put_att_text(f, *id, "standard_name", "cell_area"));
+    GALE_TRY(gale_nc4_put_att_text(f, *id, "long_name", "spherical area of mesh faces"));
+    GALE_TRY(gale_nc4_put_att_text(f, *id, "units", "m2"));
+    if (ugrid) GALE_TRY(gale_nc4_put_att_text(f, *id, "mesh", "Mesh2d"));
+    GALE_TRY(gale_nc4_put_att_text(f, *id, "location", "face"));
+    GALE_TRY(gale_nc4_put_att_text(f, *id, "coordinates", "Mesh2d_face_x Mesh2d_face_y"));
+done:
+    return st;
+}
+
+/* Row r of the face variables for face c: centre, corners (SW, SE, NE, NW:
+ * anticlockwise seen from outside, as Mesh2d_face_nodes) and area. */
+static void face_row(const gale_cs_t *cs, gale_gid_t c, int64_t r, double *lon, double *lat,
+                     double *bx, double *by, double *area)
+{
+    gale_gid_t v[4];
+    double x[3];
+    gale_cs_cell_centre(cs, c, x);
+    lonlat_deg(x, &lon[r], &lat[r]);
+    gale_cs_cell_verts(cs, c, v);
+    for (int q = 0; q < 4; q++) {
+        gale_cs_vert_xyz(cs, v[q], x);
+        lonlat_deg(x, &bx[4 * r + q], &by[4 * r + q]);
+    }
+    area[r] = gale_cs_cell_area(cs, c);
 }
 
 /* A connectivity array: int (d0, d1), 0-based, -1 for "none". */
@@ -52,6 +113,7 @@ static int def_conn(gale_nc4_t *f, const char *name, const char *role, const cha
     GALE_TRY(gale_nc4_put_att_text(f, *id, "cf_role", role));
     GALE_TRY(gale_nc4_put_att_text(f, *id, "long_name", lname));
     GALE_TRY(gale_nc4_put_att_int(f, *id, "start_index", 1, &zero));
+    GALE_TRY(cdi_ignore(f, *id));
 done:
     return st;
 }
@@ -121,14 +183,8 @@ int gale_io_mesh_def(gale_nc4_t *f, const gale_cs_t *cs, gale_io_mesh_t *m)
     GALE_TRY(def_conn(f, "Mesh2d_face_links", "face_face_connectivity",
                       "Maps every face to the 4 faces across its edges, in face_edges order",
                       m->dface, m->dfour, &m->flinks));
-    GALE_TRY(gale_nc4_def_var(f, "Mesh2d_face_area", GALE_NC4_DOUBLE, 1, &m->dface, NULL,
-                              &m->area));
-    GALE_TRY(gale_nc4_put_att_text(f, m->area, "standard_name", "cell_area"));
-    GALE_TRY(gale_nc4_put_att_text(f, m->area, "long_name", "spherical area of mesh faces"));
-    GALE_TRY(gale_nc4_put_att_text(f, m->area, "units", "m2"));
-    GALE_TRY(gale_nc4_put_att_text(f, m->area, "mesh", "Mesh2d"));
-    GALE_TRY(gale_nc4_put_att_text(f, m->area, "location", "face"));
-    GALE_TRY(gale_nc4_put_att_text(f, m->area, "coordinates", "Mesh2d_face_x Mesh2d_face_y"));
+    GALE_TRY(def_area(f, m->dface, 1, &m->area));
+    GALE_TRY(def_bnds(f, m->dface, m->dfour, m->fbnds));
 
     char name[32];
     snprintf(name, sizeof name, "C%d", cs->n);
@@ -151,11 +207,12 @@ int gale_io_mesh_put(gale_nc4_t *f, const gale_cs_t *cs, const gale_io_mesh_t *m
     if (se.hi - se.lo > rows) rows = se.hi - se.lo;
     if (sf.hi - sf.lo > rows) rows = sf.hi - sf.lo;
     rows = rows < SLICE ? rows + 1 : SLICE;
-    GALE_TRY(gale_alloc_impl((void **)&dbuf, 3 * rows * sizeof *dbuf, "mesh slice", __FILE__,
+    GALE_TRY(gale_alloc_impl((void **)&dbuf, 11 * rows * sizeof *dbuf, "mesh slice", __FILE__,
                              __LINE__, __func__));
     GALE_TRY(gale_alloc_impl((void **)&ibuf, 12 * rows * sizeof *ibuf, "mesh slice", __FILE__,
                              __LINE__, __func__));
-    double *d0 = dbuf, *d1 = dbuf + rows, *d2 = dbuf + 2 * rows;
+    double *d0 = dbuf, *d1 = dbuf + rows, *d2 = dbuf + 2 * rows, *d3 = dbuf + 3 * rows,
+           *d4 = dbuf + 7 * rows;
     int *i0 = ibuf, *i1 = ibuf + 4 * rows, *i2 = ibuf + 8 * rows;
 
     /* Nodes. */
@@ -203,10 +260,7 @@ int gale_io_mesh_put(gale_nc4_t *f, const gale_cs_t *cs, const gale_io_mesh_t *m
 #pragma omp parallel for schedule(static) if (threads)
         for (int64_t r = 0; r < n; r++) {
             gale_gid_t c = s + r, v[4], e[4];
-            double x[3];
-            gale_cs_cell_centre(cs, c, x);
-            lonlat_deg(x, &d0[r], &d1[r]);
-            d2[r] = gale_cs_cell_area(cs, c);
+            face_row(cs, c, r, d0, d1, d3, d4, d2);
             gale_cs_cell_verts(cs, c, v);
             gale_cs_cell_edges(cs, c, e);
             for (int q = 0; q < 4; q++) {
@@ -221,10 +275,46 @@ int gale_io_mesh_put(gale_nc4_t *f, const gale_cs_t *cs, const gale_io_mesh_t *m
         GALE_TRY(gale_nc4_put_rows(f, m->fnodes, s, n, i0));
         GALE_TRY(gale_nc4_put_rows(f, m->fedges, s, n, i1));
         GALE_TRY(gale_nc4_put_rows(f, m->flinks, s, n, i2));
+        GALE_TRY(gale_nc4_put_rows(f, m->fbnds[0], s, n, d3));
+        GALE_TRY(gale_nc4_put_rows(f, m->fbnds[1], s, n, d4));
     }
 done:
     gale_free(dbuf);
     gale_free(ibuf);
+    return st;
+}
+
+int gale_io_faces_def(gale_nc4_t *f, int dface, int dfour, gale_io_faces_t *v)
+{
+    int st = GALE_OK;
+    GALE_TRY(def_lonlat(f, "face", dface, v->face));
+    GALE_TRY(def_bnds(f, dface, dfour, v->fbnds));
+    GALE_TRY(def_area(f, dface, 0, &v->area));
+done:
+    return st;
+}
+
+int gale_io_faces_put(gale_nc4_t *f, const gale_cs_t *cs, const gale_io_faces_t *v, int64_t n,
+                      const int *gid)
+{
+    int st = GALE_OK;
+    double *buf = NULL;
+    const int64_t rows = n < SLICE ? n + 1 : SLICE;
+    GALE_TRY(gale_alloc_impl((void **)&buf, 11 * rows * sizeof *buf, "face slice", __FILE__,
+                             __LINE__, __func__));
+    double *lon = buf, *lat = buf + rows, *area = buf + 2 * rows, *bx = buf + 3 * rows,
+           *by = buf + 7 * rows;
+    for (int64_t s = 0; s < n; s += SLICE) {
+        const int64_t k = n - s < SLICE ? n - s : SLICE;
+        for (int64_t r = 0; r < k; r++) face_row(cs, gid[s + r], r, lon, lat, bx, by, area);
+        GALE_TRY(gale_nc4_put_rows(f, v->face[0], s, k, lon));
+        GALE_TRY(gale_nc4_put_rows(f, v->face[1], s, k, lat));
+        GALE_TRY(gale_nc4_put_rows(f, v->fbnds[0], s, k, bx));
+        GALE_TRY(gale_nc4_put_rows(f, v->fbnds[1], s, k, by));
+        GALE_TRY(gale_nc4_put_rows(f, v->area, s, k, area));
+    }
+done:
+    gale_free(buf);
     return st;
 }
 
@@ -236,6 +326,7 @@ static int def_conn3(gale_nc4_t *f, const char *name, const char *lname, int d0,
     GALE_TRY(gale_nc4_def_var(f, name, GALE_NC4_INT, 2, dims, NULL, id));
     GALE_TRY(gale_nc4_put_att_text(f, *id, "long_name", lname));
     GALE_TRY(gale_nc4_put_att_int(f, *id, "start_index", 1, &zero));
+    GALE_TRY(cdi_ignore(f, *id));
 done:
     return st;
 }
@@ -331,6 +422,7 @@ static int write_grid3d(gale_nc4_t *f, const gale_cs_t *cs, const gale_io_grid3d
                                    "radius + vertical_exaggeration * height"));
     GALE_TRY(gale_nc4_put_att_text(f, vxyz, "units", "m"));
     GALE_TRY(gale_nc4_put_att_double(f, vxyz, "vertical_exaggeration", 1, &g->exaggeration));
+    GALE_TRY(cdi_ignore(f, vxyz));
     GALE_TRY(def_conn3(f, "Mesh3d_cell_nodes", "hexahedron (face, layer): face nodes at the lower then the upper interface",
                        dcell, deight, &vcell));
     GALE_TRY(def_conn3(f, "Mesh3d_interface_nodes", "quadrilateral (face, interface): face nodes at the interface",

@@ -46,6 +46,8 @@ static int def_gid(gale_nc4_t *f, const char *name, const char *what, int dim, i
     snprintf(lname, sizeof lname, "global id of each %s (its index in mesh.nc)", what);
     GALE_TRY(gale_nc4_def_var(f, name, GALE_NC4_INT, 1, &dim, NULL, var));
     GALE_TRY(gale_nc4_put_att_text(f, *var, "long_name", lname));
+    /* not data for CDO, which would average the ids (io/mesh_file.c) */
+    GALE_TRY(gale_nc4_put_att_text(f, *var, "cdi", "ignore"));
 done:
     return st;
 }
@@ -57,6 +59,7 @@ int gale_outfile_create(gale_outfile_t *of, const char *path, hid_t fapl,
     const gale_writer_opts_t *o = sp->o;
     const int shared = sp->mode == GALE_WRITER_SHARED;
     gale_io_mesh_t mesh;
+    gale_io_faces_t faces = {{-1, -1}, {-1, -1}, -1};
     of->nc = NULL;
     if (!(of->varid = malloc((size_t)o->nvars * sizeof *of->varid)))
         GALE_ERROR(GALE_ERR_MEM, "out of memory");
@@ -73,10 +76,14 @@ int gale_outfile_create(gale_outfile_t *of, const char *path, hid_t fapl,
     } else {
         /* A netCDF dimension cannot be empty (0 means unlimited): a rank
          * owning no edge has no edge variables. */
+        int dfour = -1;
         if (sp->nface) GALE_TRY(gale_nc4_def_dim(f, "nface", sp->nface, &drow[0]));
         if (sp->nedge) GALE_TRY(gale_nc4_def_dim(f, "nedge", sp->nedge, &drow[1]));
+        if (sp->nface) GALE_TRY(gale_nc4_def_dim(f, "Four", 4, &dfour));
         if (sp->nface) GALE_TRY(def_gid(f, "face_global_id", "face", drow[0], &vgid[0]));
         if (sp->nedge) GALE_TRY(def_gid(f, "edge_global_id", "edge", drow[1], &vgid[1]));
+        /* the faces' cells, so that a file on its own is a grid CDO can use */
+        if (sp->nface) GALE_TRY(gale_io_faces_def(f, drow[0], dfour, &faces));
     }
     int dtime, vtime, dlev[3] = {-1, -1, -1}, vlev[3];
     GALE_TRY(gale_nc4_def_coord(f, "time", 1, GALE_NC4_DOUBLE, &dtime, &vtime));
@@ -119,7 +126,12 @@ int gale_outfile_create(gale_outfile_t *of, const char *path, hid_t fapl,
             GALE_TRY(gale_nc4_put_att_text(f, id, "global_id",
                                            v->loc == GALE_OUT_FACE ? "face_global_id"
                                                                    : "edge_global_id"));
+            if (v->loc == GALE_OUT_FACE)
+                GALE_TRY(gale_nc4_put_att_text(f, id, "coordinates", "Mesh2d_face_x Mesh2d_face_y"));
         }
+        /* CDO weighs its means and conservative remapping with these areas */
+        if (v->loc == GALE_OUT_FACE)
+            GALE_TRY(gale_nc4_put_att_text(f, id, "cell_measures", "area: Mesh2d_face_area"));
         if (v->cell_methods[0])
             GALE_TRY(gale_nc4_put_att_text(f, id, "cell_methods", v->cell_methods));
     }
@@ -160,6 +172,8 @@ int gale_outfile_create(gale_outfile_t *of, const char *path, hid_t fapl,
         GALE_TRY(gale_io_mesh_put(f, o->cs, &mesh, sp->part, sp->nparts, 0));
     } else {
         if (sp->nface) GALE_TRY(gale_nc4_put_rows(f, vgid[0], 0, sp->nface, sp->face_gid));
+        if (sp->nface)
+            GALE_TRY(gale_io_faces_put(f, o->cs, &faces, sp->nface, sp->face_gid));
         if (sp->nedge) GALE_TRY(gale_nc4_put_rows(f, vgid[1], 0, sp->nedge, sp->edge_gid));
     }
     GALE_TRY(gale_nc4_collective(f, 1));
@@ -195,9 +209,11 @@ long long gale_outfile_need(const gale_outfile_spec_t *sp)
                                                               ? o->nlev + 1 : o->nlev;
         b += rows[v->loc] * nl * 8 + (64 << 10); /* values; object headers, chunk index */
     }
-    /* the UGRID mesh of a shared file (measured: ~70 B per face and edge),
-     * the global ids of a partial one */
-    b += (rows[0] + rows[1]) * (sp->mode == GALE_WRITER_SHARED ? 128 : 16);
+    /* the UGRID mesh of a shared file (measured: ~80 B per face and edge);
+     * a partial one's global ids, and its faces' centres, corners and
+     * areas (88 B a face) */
+    if (sp->mode == GALE_WRITER_SHARED) b += (rows[0] + rows[1]) * 128;
+    else b += (rows[0] + rows[1]) * 16 + rows[0] * 96;
     return b;
 }
 

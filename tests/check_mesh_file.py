@@ -32,6 +32,10 @@ for line in ('Mesh2d:cf_role = "mesh_topology" ;',
              "Mesh2d_face_nodes:_FillValue = -1 ;",
              "Mesh2d_face_nodes:start_index = 0 ;",
              f'Mesh2d_face_area:units = "m2" ;',
+             'Mesh2d_face_x:bounds = "Mesh2d_face_xbnds" ;',
+             'Mesh2d_face_y:bounds = "Mesh2d_face_ybnds" ;',
+             "double Mesh2d_face_xbnds(nMesh2d_face, Four) ;",
+             'Mesh2d_face_nodes:cdi = "ignore" ;',
              f':mesh_name = "C{n}" ;'):
     assert line in head, f"ncdump -h lacks {line!r}:\n{head}"
 
@@ -67,6 +71,11 @@ with netCDF4.Dataset(path) as ds:
                 xy = name[-1]
                 assert var.standard_name == ("longitude" if xy == "x" else "latitude")
                 assert var.units == ("degrees_east" if xy == "x" else "degrees_north")
+                # faces are cells (CF bounds), nodes and edges points that CDO skips
+                if "face" in name:
+                    assert var.bounds == f"Mesh2d_face_{xy}bnds" and "cdi" not in var.ncattrs()
+                else:
+                    assert var.cdi == "ignore" and "bounds" not in var.ncattrs(), name
 
     def get(name):
         a = ds[name][:]
@@ -77,7 +86,9 @@ with netCDF4.Dataset(path) as ds:
     ef, ff = get("Mesh2d_edge_face_links"), get("Mesh2d_face_links")
     area = ds["Mesh2d_face_area"]
     assert area.mesh == "Mesh2d" and area.location == "face" and area.units == "m2"
+    assert "cdi" not in ds["Mesh2d_face_area"].ncattrs()
     area = get("Mesh2d_face_area")
+    bnds = {xy: get(f"Mesh2d_face_{xy}bnds") for xy in "xy"}
     lon = {w: get(f"Mesh2d_{w}_x") for w in ("node", "edge", "face")}
     lat = {w: get(f"Mesh2d_{w}_y") for w in ("node", "edge", "face")}
 
@@ -109,8 +120,23 @@ def xyz(w):
     lo, la = np.radians(lon[w]), np.radians(lat[w])
     return np.stack([np.cos(la) * np.cos(lo), np.cos(la) * np.sin(lo), np.sin(la)], axis=-1)
 
+# The faces' bounds are their nodes, in face_nodes order (the same bits).
+assert np.array_equal(bnds["x"], lon["node"][fn]) and np.array_equal(bnds["y"], lat["node"][fn])
 total = 4 * np.pi * radius ** 2
 assert area.min() > 0 and abs(area.sum() - total) <= 1e-12 * total, (area.sum(), total)
+# each face's area is the spherical quadrilateral of its bounds (great-circle
+# sides; positive: anticlockwise seen from outside), as CDO computes cells
+b = np.radians(bnds["x"]), np.radians(bnds["y"])
+q = np.stack([np.cos(b[1]) * np.cos(b[0]), np.cos(b[1]) * np.sin(b[0]), np.sin(b[1])], axis=-1)
+
+
+def triangle(a, b, c):  # signed solid angle (Van Oosterom and Strackee)
+    dot = lambda u, v: np.einsum("ij,ij->i", u, v)
+    return 2 * np.arctan2(dot(a, np.cross(b, c)), 1 + dot(a, b) + dot(b, c) + dot(c, a))
+
+
+quad = (triangle(q[:, 0], q[:, 1], q[:, 2]) + triangle(q[:, 0], q[:, 2], q[:, 3])) * radius ** 2
+assert np.abs(quad / area - 1).max() <= 1e-12, np.abs(quad / area - 1).max()
 p = xyz("node")
 c = p[fn]
 normal = np.cross(c[:, 1] - c[:, 0], c[:, 2] - c[:, 0])

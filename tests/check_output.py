@@ -163,16 +163,40 @@ def case_values(mode, sync, *extra):
                 "double w(time, nMesh2d_face, interface_levels) ;",
                 "double energy_density(time, nMesh2d_face) ;",
                 'p:mesh = "Mesh2d" ;', 'p:location = "face" ;', 'u:location = "edge" ;',
-                ':Conventions = "CF-1.8 UGRID-1.0" ;']
+                ':Conventions = "CF-1.8 UGRID-1.0" ;',
+                "double Mesh2d_face_xbnds(nMesh2d_face, Four) ;"]
     else:
         want = ["int face_global_id(nface) ;", "double p(time, nface, full_levels) ;",
-                "double b(time, nface, interface_levels) ;", ':mesh_file = "mesh.nc" ;']
+                "double b(time, nface, interface_levels) ;", ':mesh_file = "mesh.nc" ;',
+                "double Mesh2d_face_xbnds(nface, Four) ;", "double Mesh2d_face_area(nface) ;",
+                'face_global_id:cdi = "ignore" ;']
+    # the faces are cells for CF readers (CDO): coordinates with bounds, areas
+    want += ['p:coordinates = "Mesh2d_face_x Mesh2d_face_y" ;',
+             'p:cell_measures = "area: Mesh2d_face_area" ;',
+             'energy_density:cell_measures = "area: Mesh2d_face_area" ;',
+             'Mesh2d_face_x:bounds = "Mesh2d_face_xbnds" ;',
+             'Mesh2d_face_y:bounds = "Mesh2d_face_ybnds" ;']
     want += ['time:units = "seconds since', "double time(time) ;", "full_levels = 10 ;",
              "interface_levels = 11 ;", ":configuration = \"# gale resolved configuration",
              'p:units = "m2 s-2" ;', "double b_level5(time, ", "double p_colint(time, "]
     for line in want:
         assert line in head, f"ncdump -h {first} lacks {line!r}:\n{head}"
     subprocess.run([ncdump, "-v", "time", first], capture_output=True, check=True)
+    assert "u:cell_measures" not in head, "edges are not cells"
+    if mode != "shared":
+        # each file's faces are the rows of mesh.nc at their global ids
+        faces = ("Mesh2d_face_x", "Mesh2d_face_y", "Mesh2d_face_xbnds", "Mesh2d_face_ybnds",
+                 "Mesh2d_face_area")
+        with netCDF4.Dataset(os.path.join(out, "mesh.nc")) as ds:
+            mesh = {k: np.asarray(ds[k][:]) for k in faces}
+        seen = 0
+        for fn in glob.glob(os.path.join(out, "gale_000012_[rg]*.nc")):
+            with netCDF4.Dataset(fn) as ds:
+                gid = np.asarray(ds["face_global_id"][:])
+                for k in faces:
+                    assert np.array_equal(np.asarray(ds[k][:]), mesh[k][gid]), (fn, k)
+                seen += len(gid)
+        assert seen == nface, seen
 
     # which fields at which steps: p every 6 steps, b_level5 every 2,
     # w_level3 every 200 s = 2 steps, p_colint every 3
