@@ -46,8 +46,6 @@ import tempfile
 import time
 
 SKIP = 77
-PROGRAMS = ("munged", "slurmctld", "slurmd", "srun", "sbatch", "salloc", "sinfo", "squeue",
-            "scontrol", "scancel")
 PLUGIN_DIR = "/usr/lib/x86_64-linux-gnu/slurm-wlm"
 HOSTS = "/etc/hosts"
 PR_SET_CHILD_SUBREAPER = 36
@@ -65,10 +63,16 @@ def why_not():
     """None when a local Slurm can be started here, else the reason."""
     if os.geteuid() != 0:
         return "not root (slurmd runs jobs as their user and must be root; munged and slurmctld run as root here)"
-    missing = [p for p in PROGRAMS if not shutil.which(p)]
+    found = {"munged": shutil.which("munged"), "slurmctld": shutil.which("slurmctld"),
+             "slurmd": shutil.which("slurmd"), "srun": shutil.which("srun"),
+             "sbatch": shutil.which("sbatch"), "salloc": shutil.which("salloc"),
+             "sinfo": shutil.which("sinfo"), "squeue": shutil.which("squeue"),
+             "scontrol": shutil.which("scontrol"), "scancel": shutil.which("scancel"),
+             "pgrep": shutil.which("pgrep")}
+    missing = [p for p, path in found.items() if not path]
     if missing:
         return ("missing " + ", ".join(missing) + " (Debian packages slurmctld, slurmd, "
-                "slurm-client and munge: tools/install-deps)")
+                "slurm-client, munge and procps: tools/install-deps)")
     for plugin in ("select_cons_tres", "proctrack_linuxproc", "auth_munge", "mpi_pmi2"):
         if not os.path.exists(os.path.join(PLUGIN_DIR, plugin + ".so")):
             return f"no Slurm plugin {plugin} in {PLUGIN_DIR}"
