@@ -283,6 +283,8 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 SchedulerType=sched/backfill
+# start the next queued job as soon as one ends (the default waits up to 3 s)
+SchedulerParameters=batch_sched_delay=0
 ReturnToService=2
 SlurmdParameters=config_overrides
 MinJobAge=600
