@@ -300,9 +300,12 @@ PartitionName={self.partition} Nodes={self.host} Default=YES MaxTime=INFINITE St
 
     def _spawn(self, name, cmd):
         out = open(os.path.join(self.dir, "log", name + ".out"), "w")
+        # a session of its own: a terminal's Ctrl-C (or `timeout`'s signal to
+        # the process group) reaches this process, which stops the daemons in
+        # order, not the daemons themselves half-way through the clean-up
         self.procs[name] = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
                                             stdin=subprocess.DEVNULL, cwd=self.dir,
-                                            env=self.env())
+                                            env=self.env(), start_new_session=True)
         out.close()
 
     def _check_alive(self):
@@ -383,6 +386,10 @@ PartitionName={self.partition} Nodes={self.host} Default=YES MaxTime=INFINITE St
     def stop(self):
         """Stops everything; returns the processes that survived (empty)."""
         signal.alarm(0)
+        # a second signal must not cut the clean-up short
+        for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            if s in self._old_handlers:
+                signal.signal(s, signal.SIG_IGN)
         left = []
         try:
             if self.dir and "slurmctld" in self.procs and self.procs["slurmctld"].poll() is None:
@@ -423,6 +430,9 @@ PartitionName={self.partition} Nodes={self.host} Default=YES MaxTime=INFINITE St
             self._old_handlers = {}
             if self.dir and not self.keep and not left:
                 shutil.rmtree(self.dir, ignore_errors=True)
+                if os.path.exists(self.dir):  # a file written while it was removed
+                    time.sleep(0.2)
+                    shutil.rmtree(self.dir, ignore_errors=True)
         return left
 
     def leftovers(self):
@@ -484,13 +494,15 @@ def main(argv):
     if reason:
         print(f"SKIPPED: no local Slurm here: {reason}")
         return SKIP
-    with LocalSlurm(deadline=a.timeout, keep=a.keep) as s:
-        try:
-            rc = subprocess.run(cmd, env=s.env()).returncode
-        except Interrupted as e:
-            print(f"slurm_local: interrupted: {e}")
-            rc = 124
-    return rc
+    try:
+        with LocalSlurm(deadline=a.timeout, keep=a.keep) as s:
+            return subprocess.run(cmd, env=s.env()).returncode
+    except Interrupted as e:
+        print(f"slurm_local: interrupted: {e}")
+        return 124
+    except SlurmError as e:
+        print(f"slurm_local: {e}")
+        return 1
 
 
 if __name__ == "__main__":
