@@ -11,11 +11,12 @@ set_tests_properties(partition_config PROPERTIES LABELS "mpi;bad-input" TIMEOUT 
 
 # bench/campaign without Slurm: the LFRic paper's study for ARCHER2 and
 # Setonix (--no-submit): runs, node counts, scripts, memory skips against
-# gale partition's estimates, and bad profiles and studies (exit 2, the key)
+# gale partition's estimates, a run gale refuses at start, and bad profiles
+# and studies (exit 2, the key)
 add_test(NAME campaign_plan
          COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_campaign.py plan --gale ${GALE_EXE}
-                 --source ${PROJECT_SOURCE_DIR} --work ${CMAKE_CURRENT_BINARY_DIR}/campaign)
-set_tests_properties(campaign_plan PROPERTIES LABELS "unit;bad-input" TIMEOUT 120)
+                 --gale-mpiexec ${GALE_MPIEXEC} --source ${PROJECT_SOURCE_DIR} --work ${CMAKE_CURRENT_BINARY_DIR}/campaign)
+set_tests_properties(campaign_plan PROPERTIES LABELS "mpi;bad-input" TIMEOUT 120 PROCESSORS 2)
 
 # bench/campaign end to end on a private local Slurm (tests/slurm_local.py):
 # the scaled-down study (bench/studies/local.json) through sbatch, one run

@@ -36,6 +36,7 @@ import csv
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -182,7 +183,39 @@ def plan(a):
                 fail(f"{x['id']}: skipped without the numbers or with a script: {x['reason']}")
     log(f"40 GiB nodes: the {len(got)} runs over 36 GiB per node skipped with gale's estimate in the "
         f"reason ({', '.join(sorted(got))})")
+    refused_at_start(a, work)
     bad_input(a, work)
+
+
+def refused_at_start(a, work):
+    """A run that gale itself refuses (the node has less memory than the
+    profile said): --collect names gale's reason. The job is played here
+    without Slurm: its script's gale command under gale-mpiexec, with
+    GALE_MEM_AVAILABLE standing in for a node of 1 MB."""
+    out = os.path.join(work, "refused")
+    r = campaign(a, "--site", "bench/sites/local.json", "--study", "bench/studies/local.json", "--out", out,
+                 "--only", "fig4_local_area", "--no-submit", "--gale", a.gale)
+    if r.returncode:
+        fail("local --no-submit failed", r)
+    run = load(os.path.join(out, "manifest.json"))["runs"][0]
+    rundir = os.path.join(out, "runs", run["id"])
+    line = open(os.path.join(rundir, "job.sbatch")).read().splitlines()[-4]
+    words = shlex.split(line.replace('"$RUN/report.json"', os.path.join(rundir, "report.json")))
+    cmd = [a.gale_mpiexec, "-n", str(run["ranks"]), *words[words.index(a.gale):]]
+    with open(os.path.join(rundir, "slurm-1.out"), "w") as f:
+        p = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=rundir, timeout=60,
+                           env=dict(os.environ, GALE_MEM_AVAILABLE="1000000", OMP_NUM_THREADS="1"))
+    with open(os.path.join(rundir, "exit_status"), "w") as f:
+        f.write(f"{p.returncode}\n")
+    if p.returncode != 2:
+        fail(f"gale with 1 MB available: exit {p.returncode}, want 2 (refused)")
+    r = campaign(a, "--collect", out)
+    row = next(csv.DictReader(open(os.path.join(out, "results.csv"))))
+    if r.returncode != 1 or row["status"] != "failed" or "gale refused it at start (memory)" not in \
+            row["reason"] or "needs about" not in row["reason"]:
+        fail(f"--collect of a run gale refused: exit {r.returncode}, status {row['status']}, reason "
+             f"'{row['reason']}'", r)
+    log(f"a run gale refused at start: --collect exits 1, status failed: {row['reason'][:90]}...")
 
 
 def bad_input(a, work):
@@ -419,6 +452,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("mode", choices=["plan", "local"])
     p.add_argument("--gale", required=True)
+    p.add_argument("--gale-mpiexec")
     p.add_argument("--source", required=True)
     p.add_argument("--work", required=True)
     p.add_argument("--deadline", type=int, default=100)
