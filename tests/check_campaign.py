@@ -312,6 +312,23 @@ def local(a):
         log(f"bench/campaign --wait on the local Slurm: exit {r.returncode} after {time.time() - t0:.1f} s")
         if r.returncode:
             fail("bench/campaign --wait failed", r)
+        # the same profile without --mpi=pmi2: srun starts two 1-rank runs,
+        # which --collect must not take for one 2-rank run
+        prof["launcher"].pop("mpi")
+        nompi = os.path.join(work, "local-nompi.json")
+        with open(nompi, "w") as f:
+            json.dump(prof, f)
+        out2 = os.path.join(work, "nompi")
+        r = campaign(a, "--site", nompi, "--study", "bench/studies/local.json", "--out", out2,
+                     "--only", "fig4_local_area", "--gale", a.gale, "--wait", "--wait-timeout", "60",
+                     "--poll", "0.3", env=slurm.env(), timeout=a.deadline)
+        row = next(csv.DictReader(open(os.path.join(out2, "results.csv")))) \
+            if os.path.exists(os.path.join(out2, "results.csv")) else {}
+        if r.returncode != 1 or row.get("status") != "wrong_layout" or row.get("ranks") != "1" or \
+                "srun without --mpi" not in row.get("reason", ""):
+            fail(f"srun without --mpi=pmi2: want exit 1 and C8_n1_2x1 wrong_layout with ranks 1, got "
+                 f"{row.get('status')} ranks {row.get('ranks')}", r)
+        log(f"without --mpi=pmi2: C8_n1_2x1 collected as wrong_layout ({row['reason'][:80]}...)")
     check_local(a, out, per_node, mem)
     log(f"local: all checks passed in {time.time() - t0:.1f} s")
     return 0
