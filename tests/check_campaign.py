@@ -184,7 +184,31 @@ def plan(a):
     log(f"40 GiB nodes: the {len(got)} runs over 36 GiB per node skipped with gale's estimate in the "
         f"reason ({', '.join(sorted(got))})")
     refused_at_start(a, work)
+    launchers(a, work)
     bad_input(a, work)
+
+
+def launchers(a, work):
+    """The launch line of the other launcher kinds: mpiexec inside the
+    allocation, and the build's own gale-mpiexec where srun cannot start
+    the MPI."""
+    prof = load(os.path.join(a.source, "bench/sites/local.json"))
+    for kind, command, want in (
+            ("mpiexec", "mpiexec.mpich", f"mpiexec.mpich -n 2 -bind-to core {a.gale} run "),
+            ("build", None, f"{os.path.join(os.path.dirname(a.gale), 'gale-mpiexec')} -n 2 {a.gale} run ")):
+        prof["launcher"] = {"kind": kind, "binds_tasks": False}
+        if command:
+            prof["launcher"].update(command=command, options=["-bind-to", "core"])
+        site = os.path.join(work, f"local-{kind}.json")
+        with open(site, "w") as f:
+            json.dump(prof, f)
+        out = os.path.join(work, f"launcher-{kind}")
+        r = campaign(a, "--site", site, "--study", "bench/studies/local.json", "--out", out, "--only",
+                     "fig4_local_area", "--no-submit", "--gale", a.gale)
+        if r.returncode:
+            fail(f"launcher {kind}: --no-submit failed", r)
+        expect_lines(os.path.join(out, "runs", "C8_n1_2x1", "job.sbatch"), [want], absent=["srun"])
+    log("launchers: mpiexec (with its options) and the build's gale-mpiexec in the job scripts")
 
 
 def refused_at_start(a, work):
