@@ -208,7 +208,22 @@ def launchers(a, work):
         if r.returncode:
             fail(f"launcher {kind}: --no-submit failed", r)
         expect_lines(os.path.join(out, "runs", "C8_n1_2x1", "job.sbatch"), [want], absent=["srun"])
-    log("launchers: mpiexec (with its options) and the build's gale-mpiexec in the job scripts")
+    # the least a profile needs; no account, partition, qos or exclusive lines
+    mini = {"name": "mini", "node": {"cores": 2, "memory_GiB": 8}, "slurm": {"time": "10"},
+            "launcher": {"kind": "srun", "mpi": "pmi2"}, "build": {"gale": a.gale}}
+    site = os.path.join(work, "mini.json")
+    with open(site, "w") as f:
+        json.dump(mini, f)
+    out = os.path.join(work, "mini")
+    r = campaign(a, "--site", site, "--study", "bench/studies/local.json", "--out", out, "--no-submit")
+    if r.returncode:
+        fail("the minimal profile failed", r)
+    expect_lines(os.path.join(out, "runs", "C12_n1_1x2", "job.sbatch"),
+                 ["#SBATCH --time=10", "#SBATCH --cpus-per-task=2", "export OMP_NUM_THREADS=2",
+                  f"srun --nodes=1 --ntasks=1 --ntasks-per-node=1 --cpus-per-task=2 --mpi=pmi2 {a.gale} run "],
+                 absent=["--account", "--partition", "--qos", "--exclusive", "module", "OMP_PLACES"])
+    log("launchers: mpiexec (with its options) and the build's gale-mpiexec in the job scripts; a "
+        "minimal profile (name, node cores and memory, slurm time, launcher, build) works")
 
 
 def refused_at_start(a, work):
