@@ -35,7 +35,6 @@ import concurrent.futures
 import csv
 import json
 import os
-import re
 import shlex
 import shutil
 import subprocess
