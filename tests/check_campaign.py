@@ -363,7 +363,7 @@ def local(a):
         row = next(csv.DictReader(open(os.path.join(out2, "results.csv")))) \
             if os.path.exists(os.path.join(out2, "results.csv")) else {}
         if r.returncode != 1 or row.get("status") != "wrong_layout" or row.get("ranks") != "1" or \
-                "srun without --mpi" not in row.get("reason", ""):
+                "gale started 2 time(s) with 1 x 1" not in row.get("reason", ""):
             fail(f"srun without --mpi=pmi2: want exit 1 and C8_n1_2x1 wrong_layout with ranks 1, got "
                  f"{row.get('status')} ranks {row.get('ranks')}", r)
         log(f"without --mpi=pmi2: C8_n1_2x1 collected as wrong_layout ({row['reason'][:80]}...)")
