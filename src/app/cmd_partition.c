@@ -3,6 +3,7 @@
  * MPI, so it runs on a login node without mpiexec. */
 #include "gale_app.h"
 #include "gale_base.h"
+#include "gale_config.h"
 #include "gale_model.h"
 #include "gale_chain.h"
 #include "gale_partition.h"
@@ -19,6 +20,7 @@ static void help(FILE *out)
     fprintf(out,
             "usage: gale partition --mesh C<N> --levels L --ranks P [--halo-depth d]\n"
             "                      [--method sfc|panel] [--multigrid M] [--json]\n"
+            "       gale partition --config FILE [--section.key=value ...] --ranks P [...]\n"
             "\n"
             "Partition statistics without MPI and without running the model: owned cells,\n"
             "halo cells per depth, halo edges, neighbour ranks, halo bytes per exchange\n"
@@ -34,6 +36,11 @@ static void help(FILE *out)
             "  --multigrid M      the nested partition of a multigrid run with [multigrid]\n"
             "                     levels = M: the coarsest mesh of the chain partitioned, finer\n"
             "                     cells inheriting its ranks (docs/multigrid.md)\n"
+            "  --config FILE      a gale run configuration (INI or LFRic namelist): its mesh,\n"
+            "                     levels, halo depth, partitioning method and multigrid levels\n"
+            "                     unless given above, and its solvers, core and output for\n"
+            "                     the memory estimate (default: gale run's defaults, no output)\n"
+            "  --section.key=value  overrides of that configuration, as for gale run\n"
             "  --json             one JSON object instead of the table\n"
             "\n"
             "Options take their value as the next argument or after '='.\n"
@@ -62,15 +69,28 @@ static void row(const char *what, gale_mmm_t m, double scale, const char *fmt)
     printf("  %-36s %12s %12s %12s\n", what, a, b, c);
 }
 
-/* gale run's estimate for this mesh, levels, ranks and halo depth, with the
- * default solver and no output (docs/memory.md) */
+/* gale run's estimate for this mesh, levels, ranks and halo depth: of the
+ * configuration given (--config and overrides), else of the defaults with no
+ * output (docs/memory.md) */
+static const gale_config_t *run_cfg;
+
 static double memory_estimate(int n, int nlev, int P, int depth)
 {
     gale_config_t c;
-    gale_config_defaults(&c);
+    if (run_cfg) {
+        c = *run_cfg;
+    } else {
+        gale_config_defaults(&c);
+        c.diagnostics.fields[0] = '\0';
+    }
     c.mesh.n = n, c.extrusion.levels = nlev, c.halo.depth = depth;
-    c.diagnostics.fields[0] = '\0';
     return gale_model_memory_estimate(&c, P);
+}
+
+static const char *estimate_of(void)
+{
+    return !run_cfg ? "default solver, no output" : run_cfg->source[0] ? run_cfg->source
+                                                                        : "defaults + overrides";
 }
 
 static void print_table(int n, const gale_cs_t *cs, const gale_partition_t *part,
@@ -102,9 +122,21 @@ static void print_table(int n, const gale_cs_t *cs, const gale_partition_t *part
     row(what, st->bytes_edge, mib, "%.4f");
     printf("\n  imbalance (max owned / mean - 1)     %.4f\n", st->imbalance);
     printf("  messages per cell-field exchange     %.0f (all ranks)\n", st->total_messages);
-    printf("  memory per rank for gale run         %.1f MiB (estimate: default solver, no output)\n",
-           memory_estimate(n, st->nlev, st->nranks, st->depth) / mib);
+    printf("  memory per rank for gale run         %.1f MiB (estimate: %s)\n",
+           memory_estimate(n, st->nlev, st->nranks, st->depth) / mib, estimate_of());
     printf("  time                                 %.2f s\n", secs);
+}
+
+/* a JSON string: the configuration's path may hold quotes or backslashes */
+static void json_text(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20) printf("\\u%04x", (unsigned char)*s);
+        else putchar(*s);
+    }
+    putchar('"');
 }
 
 static void print_json(int n, const gale_partition_t *part, const gale_part_stats_t *st,
@@ -126,21 +158,26 @@ static void print_json(int n, const gale_partition_t *part, const gale_part_stat
     json_mmm("halo_bytes_cell", st->bytes_cell, 1);
     json_mmm("halo_bytes_edge", st->bytes_edge, 1);
     printf("\"imbalance\": %.10g, \"messages_per_exchange\": %.0f, "
-           "\"memory_estimate_bytes_per_rank\": %.0f, \"seconds\": %.3f}\n",
-           st->imbalance, st->total_messages,
-           memory_estimate(n, st->nlev, st->nranks, st->depth), secs);
+           "\"memory_estimate_bytes_per_rank\": %.0f, \"memory_estimate_of\": ",
+           st->imbalance, st->total_messages, memory_estimate(n, st->nlev, st->nranks, st->depth));
+    json_text(estimate_of());
+    printf(", \"seconds\": %.3f}\n", secs);
 }
 
 int gale_cmd_partition(int argc, char **argv)
 {
-    int n = 0, nlev = 0, P = 0, depth = 1, method = GALE_PART_SFC, json = 0, mglev = 1;
-    const char *ranks_arg = NULL;
+    int n = 0, nlev = 0, P = 0, depth = 0, method = -1, json = 0, mglev = 0;
+    const char *ranks_arg = NULL, *config = NULL;
+    char **overrides = calloc((size_t)argc + 1, sizeof *overrides);
+    int noverrides = 0, rc = 2;
+    if (!overrides) return 1;
     for (int a = 1; a < argc; a++) {
         char opt[64];
         const char *val = NULL, *eq = strchr(argv[a], '=');
         if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
             help(stdout);
-            return 0;
+            rc = 0;
+            goto done;
         }
         if (strcmp(argv[a], "--json") == 0) {
             json = 1;
@@ -151,51 +188,91 @@ int gale_cmd_partition(int argc, char **argv)
         if (len >= sizeof opt) len = sizeof opt - 1;
         memcpy(opt, argv[a], len);
         opt[len] = 0;
+        /* --section.key=value: an override of the run configuration */
+        const char *dot = strchr(opt, '.');
+        if (dot && eq && opt[0] == '-' && opt[1] == '-') {
+            overrides[noverrides++] = argv[a];
+            continue;
+        }
         int known = strcmp(opt, "--mesh") == 0 || strcmp(opt, "--levels") == 0 ||
                     strcmp(opt, "--ranks") == 0 || strcmp(opt, "--halo-depth") == 0 ||
-                    strcmp(opt, "--method") == 0 || strcmp(opt, "--multigrid") == 0;
+                    strcmp(opt, "--method") == 0 || strcmp(opt, "--multigrid") == 0 ||
+                    strcmp(opt, "--config") == 0;
         if (!known) {
             fprintf(stderr, "gale partition: unknown option '%s' (allowed: --mesh, --levels, "
-                            "--ranks, --halo-depth, --method, --multigrid, --json, --help)\n", argv[a]);
-            return 2;
+                            "--ranks, --halo-depth, --method, --multigrid, --config, "
+                            "--section.key=value, --json, --help)\n", argv[a]);
+            goto done;
         }
         if (eq) val = eq + 1;
         else if (a + 1 < argc) val = argv[++a];
         else {
             fprintf(stderr, "gale partition: option %s needs a value (see gale partition --help)\n",
                     opt);
-            return 2;
+            goto done;
         }
         if (strcmp(opt, "--mesh") == 0) {
-            if ((val[0] != 'C' && val[0] != 'c') || gale_parse_int(val + 1, 1, MAX_N, &n))
-                return bad(opt, val, "expected C<N> with N a whole number from 1 to 8192, e.g. C24");
+            if ((val[0] != 'C' && val[0] != 'c') || gale_parse_int(val + 1, 1, MAX_N, &n)) {
+                rc = bad(opt, val, "expected C<N> with N a whole number from 1 to 8192, e.g. C24");
+                goto done;
+            }
         } else if (strcmp(opt, "--levels") == 0) {
-            if (gale_parse_int(val, 1, INT_MAX, &nlev))
-                return bad(opt, val, "must be a whole number >= 1");
+            if (gale_parse_int(val, 1, INT_MAX, &nlev)) {
+                rc = bad(opt, val, "must be a whole number >= 1");
+                goto done;
+            }
         } else if (strcmp(opt, "--ranks") == 0) {
-            if (gale_parse_int(val, 1, INT_MAX, &P))
-                return bad(opt, val, "must be a whole number >= 1 (and at most 6 N^2)");
+            if (gale_parse_int(val, 1, INT_MAX, &P)) {
+                rc = bad(opt, val, "must be a whole number >= 1 (and at most 6 N^2)");
+                goto done;
+            }
             ranks_arg = val;
         } else if (strcmp(opt, "--halo-depth") == 0) {
-            if (gale_parse_int(val, 1, GALE_MAX_DEPTH, &depth))
-                return bad(opt, val, "must be 1, 2 or 3");
+            if (gale_parse_int(val, 1, GALE_MAX_DEPTH, &depth)) {
+                rc = bad(opt, val, "must be 1, 2 or 3");
+                goto done;
+            }
         } else if (strcmp(opt, "--multigrid") == 0) {
-            if (gale_parse_int(val, 1, GALE_CHAIN_MAX, &mglev))
-                return bad(opt, val, "must be a whole number of levels from 1 to 16");
+            if (gale_parse_int(val, 1, GALE_CHAIN_MAX, &mglev)) {
+                rc = bad(opt, val, "must be a whole number of levels from 1 to 16");
+                goto done;
+            }
+        } else if (strcmp(opt, "--config") == 0) {
+            config = val;
         } else if ((method = gale_part_method_parse(val)) < 0) {
-            return bad(opt, val, "allowed are sfc and panel");
+            rc = bad(opt, val, "allowed are sfc and panel");
+            goto done;
         }
     }
+    /* a run configuration: what the options leave open comes from it, as
+     * gale run would set it up (src/model/model.c) */
+    gale_config_t cfg;
+    if (config || noverrides) {
+        if (gale_config_parse(&cfg, config, noverrides, overrides) != GALE_OK) goto done;
+        int run_depth;
+        if (gale_model_halo_depth(&cfg, &run_depth) != GALE_OK) goto done;
+        if (!n) n = cfg.mesh.n;
+        if (!nlev) nlev = cfg.extrusion.levels;
+        if (!depth) depth = run_depth;
+        if (method < 0) method = cfg.partitioning.method;
+        if (!mglev)
+            mglev = cfg.solver.preconditioner == GALE_PC_MULTIGRID ? cfg.multigrid.levels : 1;
+        run_cfg = &cfg;
+    }
+    if (!depth) depth = 1;
+    if (method < 0) method = GALE_PART_SFC;
+    if (!mglev) mglev = 1;
     if (!n || !nlev || !P) {
         fprintf(stderr, "gale partition: missing %s (usage: gale partition --mesh C<N> --levels L "
-                        "--ranks P [--halo-depth d] [--method sfc|panel] [--multigrid M] [--json])\n",
+                        "--ranks P [--halo-depth d] [--method sfc|panel] [--multigrid M] [--json]"
+                        "; --config FILE gives the mesh and levels)\n",
                 !n ? "--mesh" : !nlev ? "--levels" : "--ranks");
-        return 2;
+        goto done;
     }
     if ((int64_t)P > 6 * (int64_t)n * n) {
         fprintf(stderr, "gale partition: --ranks '%s': must be between 1 and %lld for C%d "
                         "(6 N^2, one cell per rank)\n", ranks_arg, 6 * (long long)n * n, n);
-        return 2;
+        goto done;
     }
 
     double t0 = gale_wtime();
@@ -204,7 +281,10 @@ int gale_cmd_partition(int argc, char **argv)
     gale_part_stats_t st;
     int err = gale_cs_init(&cs, n, 1.0);
     if (!err) err = gale_chain_build(&ch, &cs, gale_chain_levels(n, mglev), P, method);
-    if (err) return err == GALE_ERR_INPUT ? 2 : 1;
+    if (err) {
+        rc = err == GALE_ERR_INPUT ? 2 : 1;
+        goto done;
+    }
     err = gale_partition_stats(&cs, &ch.part[0], depth, nlev, &st);
     double secs = gale_wtime() - t0;
     if (!err) {
@@ -212,5 +292,9 @@ int gale_cmd_partition(int argc, char **argv)
         else print_table(n, &cs, &ch.part[0], &st, &ch, secs);
     }
     gale_chain_free(&ch);
-    return err == GALE_OK ? 0 : err == GALE_ERR_INPUT ? 2 : 1;
+    rc = err == GALE_OK ? 0 : err == GALE_ERR_INPUT ? 2 : 1;
+done:
+    run_cfg = NULL;
+    free(overrides);
+    return rc;
 }

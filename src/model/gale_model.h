@@ -80,6 +80,10 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm);
  * the node's available memory divided by its ranks, unless [run]
  * allow_overcommit. */
 double gale_model_memory_estimate(const gale_config_t *cfg, int nranks);
+/* Serial. The halo depth of cfg's local numbering: [halo] depth, at least 2
+ * for the transport cases and the nonlinear core (their stencils read two
+ * cells out). Fails (GALE_ERR_INPUT) on a [transport] wind the case refuses. */
+int gale_model_halo_depth(const gale_config_t *cfg, int *depth);
 void gale_model_free(gale_model_t *m);
 /* Collective: one time step, then the checks (NaN/Inf naming field, cell and
  * level) and the energy. */

@@ -307,6 +307,17 @@ static int choose_threads(gale_model_t *m)
     return GALE_OK;
 }
 
+int gale_model_halo_depth(const gale_config_t *cfg, int *depth)
+{
+    /* the transport stencil and the nonlinear core's reach two cells out */
+    int transport;
+    GALE_CALL(transport_kind(cfg, &transport));
+    const int nonlinear = cfg->dynamics.equations == GALE_EQ_NONLINEAR;
+    *depth = (transport != GALE_TRANSPORT_NONE || nonlinear) && cfg->halo.depth < 2
+                 ? 2 : cfg->halo.depth;
+    return GALE_OK;
+}
+
 double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
 {
     /* Coefficients from peak resident sizes (docs/memory.md): per global
@@ -415,9 +426,9 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
         gale_log(GALE_LOG_INFO, "multigrid: C%d halves %d times, so %d levels, not [multigrid] "
                  "levels = %d", cfg->mesh.n, levels - 1, levels, cfg->multigrid.levels);
     GALE_CALL(gale_chain_build(&m->chain, &m->cs, levels, m->nranks, cfg->partitioning.method));
-    /* the transport stencil reaches two cells out */
     const int nonlinear = cfg->dynamics.equations == GALE_EQ_NONLINEAR;
-    int depth = (m->transport || nonlinear) && cfg->halo.depth < 2 ? 2 : cfg->halo.depth;
+    int depth;
+    GALE_CALL(gale_model_halo_depth(cfg, &depth));
     GALE_CALL(gale_local_build(&m->cs, &m->chain.part[0], m->rank, depth, &m->lm));
     const gale_psy_opts_t po = {cfg->halo.depth, cfg->halo.redundant_computation, cfg->halo.overlap};
     GALE_CALL(gale_psy_create(&m->psy, &po, comm, &m->lm, &m->km));
