@@ -63,22 +63,34 @@ function(_gale_devrtl out dev arch)
   set(${out} "" PARENT_SCOPE)
 endfunction()
 
-if(GALE_OFFLOAD STREQUAL "host")
-  set(_flags -fopenmp -fopenmp-targets=${_host})
-elseif(GALE_OFFLOAD STREQUAL "nvptx")
+if(GALE_OFFLOAD MATCHES "^(nvptx|amdgcn)$")
+  # a GPU build: its device triple, device runtime name and example GPUs
+  set(_dev_nvptx nvptx64-nvidia-cuda)
+  set(_rtl_nvptx nvptx)
+  set(_eg_nvptx "sm_80 A100, sm_90 H100/H200")
+  set(_dev_amdgcn amdgcn-amd-amdhsa)
+  set(_rtl_amdgcn amdgpu)
+  set(_eg_amdgcn "gfx90a MI250X, gfx942 MI300A")
+  set(_dev ${_dev_${GALE_OFFLOAD}})
+  set(_rtl ${_rtl_${GALE_OFFLOAD}})
   if(NOT _archs)
-    message(FATAL_ERROR "GALE_OFFLOAD=nvptx: say which GPUs in GALE_OFFLOAD_ARCH (sm_80 A100, "
-                        "sm_90 H100/H200; comma-separated)")
+    message(FATAL_ERROR "GALE_OFFLOAD=${GALE_OFFLOAD}: say which GPUs in GALE_OFFLOAD_ARCH "
+                        "(${_eg_${GALE_OFFLOAD}}; comma-separated)")
   endif()
   # the host image too: a GPU binary on a node without the GPU then runs on
   # the host under OMP_TARGET_OFFLOAD=MANDATORY instead of crashing
-  set(_flags -fopenmp -fopenmp-targets=nvptx64-nvidia-cuda,${_host}
-             -Xopenmp-target=nvptx64-nvidia-cuda --offload-arch=${GALE_OFFLOAD_ARCH})
+  set(_flags -fopenmp -fopenmp-targets=${_dev},${_host} -Xopenmp-target=${_dev}
+             --offload-arch=${GALE_OFFLOAD_ARCH})
   list(GET _archs 0 _a0)
-  _gale_devrtl(_rtl nvptx ${_a0})
-  if(_rtl)
-    list(APPEND _flags --libomptarget-nvptx-bc-path=${_rtl})
+  _gale_devrtl(_rt ${_rtl} ${_a0})
+  if(_rt)
+    list(APPEND _flags --libomptarget-${_rtl}-bc-path=${_rt})
   endif()
+endif()
+
+if(GALE_OFFLOAD STREQUAL "host")
+  set(_flags -fopenmp -fopenmp-targets=${_host})
+elseif(GALE_OFFLOAD STREQUAL "nvptx")
   # clang runs the CUDA toolkit's ptxas for every NVIDIA device image
   set(_cuda "")
   foreach(_c "${CUDAToolkit_ROOT}" "$ENV{CUDAToolkit_ROOT}" "$ENV{CUDA_HOME}" "$ENV{CUDA_PATH}")
@@ -101,12 +113,6 @@ elseif(GALE_OFFLOAD STREQUAL "nvptx")
   endif()
   message(STATUS "offload-nvptx: ${GALE_OFFLOAD_ARCH} + ${_host}; ptxas ${GALE_PTXAS}")
 elseif(GALE_OFFLOAD STREQUAL "amdgcn")
-  if(NOT _archs)
-    message(FATAL_ERROR "GALE_OFFLOAD=amdgcn: say which GPUs in GALE_OFFLOAD_ARCH (gfx90a MI250X, "
-                        "gfx942 MI300A; comma-separated)")
-  endif()
-  set(_flags -fopenmp -fopenmp-targets=amdgcn-amd-amdhsa,${_host}
-             -Xopenmp-target=amdgcn-amd-amdhsa --offload-arch=${GALE_OFFLOAD_ARCH})
   # AMD device code links with lld >= 15, LLVM's OpenMP device runtime of
   # each architecture and the ROCm device libraries: given, or under
   # ROCM_PATH (ROCm 5: amdgcn/bitcode; ROCm 6: also inside its LLVM), or
@@ -136,11 +142,6 @@ elseif(GALE_OFFLOAD STREQUAL "amdgcn")
   if(_libs AND NOT EXISTS "${_libs}/ocml.bc")
     message(FATAL_ERROR "offload-amdgcn cannot build here: no ROCm device libraries (ocml.bc) in "
                         "'${_libs}' (Debian 12: apt-get install rocm-device-libs)")
-  endif()
-  list(GET _archs 0 _a0)
-  _gale_devrtl(_rt amdgpu ${_a0})
-  if(_rt)
-    list(APPEND _flags --libomptarget-amdgpu-bc-path=${_rt})
   endif()
   # Debian 12's rocm-device-libs 5.2 stop at gfx940: for a newer
   # architecture that the compiler has a device runtime for (gfx942,
