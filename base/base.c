@@ -135,10 +135,10 @@ double gale_proc_bytes(const char *path, const char *key)
 }
 
 /* ---- timers ---- */
-static struct { const char *name; int parent; double s; long n; } g_timers[GALE_MAX_TIMERS] = {
-    {"compute", -1, 0, 0},       {"halo_pack", -1, 0, 0},  {"halo_wait", -1, 0, 0},
-    {"global_sums", -1, 0, 0},   {"h2d", -1, 0, 0},        {"d2h", -1, 0, 0},
-    {"io_handoff", -1, 0, 0},    {"io_wait", -1, 0, 0},
+static struct { const char *name; int parent; double s; long n; double bytes; } g_timers[GALE_MAX_TIMERS] = {
+    {"compute", -1, 0, 0, 0},       {"halo_pack", -1, 0, 0, 0},  {"halo_wait", -1, 0, 0, 0},
+    {"global_sums", -1, 0, 0, 0},   {"h2d", -1, 0, 0, 0},        {"d2h", -1, 0, 0, 0},
+    {"io_handoff", -1, 0, 0, 0},    {"io_wait", -1, 0, 0, 0},
 };
 static int g_ntimers = GALE_T_NCAT;
 static double g_counted; /* seconds added to categories (top-level timers) */
@@ -165,6 +165,8 @@ void gale_timer_add(int id, double seconds)
     }
 }
 
+void gale_timer_add_bytes(int id, double bytes) { g_timers[id].bytes += bytes; }
+
 double gale_timer_counted(void) { return g_counted; }
 
 void gale_timer_add_region(int id, double t0, double counted0)
@@ -178,8 +180,9 @@ const char *gale_timer_name(int id) { return g_timers[id].name; }
 int gale_timer_parent(int id) { return g_timers[id].parent; }
 double gale_timer_seconds(int id) { return g_timers[id].s; }
 long gale_timer_count(int id) { return g_timers[id].n; }
+double gale_timer_bytes(int id) { return g_timers[id].bytes; }
 
 void gale_timer_reset(void)
 {
-    for (int i = 0; i < g_ntimers; i++) g_timers[i].s = 0, g_timers[i].n = 0;
+    for (int i = 0; i < g_ntimers; i++) g_timers[i].s = 0, g_timers[i].n = 0, g_timers[i].bytes = 0;
 }

@@ -102,12 +102,15 @@ typedef enum {
     GALE_T_COMPUTE = 0, GALE_T_HALO_PACK, GALE_T_HALO_WAIT, GALE_T_GLOBAL_SUM,
     GALE_T_H2D, GALE_T_D2H, GALE_T_IO_HANDOFF, GALE_T_IO_WAIT, GALE_T_NCAT
 } gale_timer_cat_t;
-#define GALE_MAX_TIMERS 48
+#define GALE_MAX_TIMERS 96
 /* Registers a sub-timer of category parent (returns its id >= GALE_T_NCAT, or
  * the parent if the table is full). Time added to a sub-timer also counts in
  * its parent. */
 int gale_timer_register(const char *name, int parent);
 void gale_timer_add(int id, double seconds);
+/* The minimum bytes a kernel timer's launches moved (gale_kdesc.h): the run
+ * report's bytes and GB/s per kernel and its roofline. */
+void gale_timer_add_bytes(int id, double bytes);
 /* A region that calls timed code (a checkpoint takes checksums; output
  * copies fields off the device): t0 = gale_wtime() and c0 =
  * gale_timer_counted() at its start, then gale_timer_add_region(id, t0, c0)
@@ -120,6 +123,7 @@ const char *gale_timer_name(int id);
 int gale_timer_parent(int id); /* -1 for a category */
 double gale_timer_seconds(int id);
 long gale_timer_count(int id);
+double gale_timer_bytes(int id);
 void gale_timer_reset(void);
 
 #endif

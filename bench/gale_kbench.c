@@ -46,141 +46,42 @@ double gale_bench_device_triad(size_t n, int ntimes, int *device, int *ndevices)
 
 #define MAXOV 64
 
+/* ---- the kernels mode: every described kernel (kernels/gale_kdesc.h),
+ * recorded as a real model step launches it and replayed alone ----
+ *
+ * Each source below is a model set-up (the user's mesh, levels and options
+ * on top) that launches some kernels in one step: with the PSy layer's
+ * recorder on (gale_psy_record) the step keeps the first launch of each
+ * kernel in each precision, whole column range and fields and all, and the
+ * kernels not yet measured are replayed through gale_k_run while that
+ * model's fields live. Together the sources launch every row of the table;
+ * a kernel none of them launches is reported as missing (and fails the
+ * test kernels_every_kernel). Bytes and flops per call come from the rows:
+ * gale_k_launch_bytes (the fields once each, from their locations, plus the
+ * row's coefficients) and gale_kdesc_flops_per_point. */
 typedef struct {
-    gale_model_t m;
-    int nc, ne, nl, sc, si;
-    gale_field_t xf, yf, zf; /* single-precision cell fields */
-    gale_rsum_t acc;
-    gale_kmesh_t kmc;        /* the next coarser level's child map, for restrict/prolong */
-    int ncc;                 /* its cells */
-} kb_t;
-
-/* ---- the kernels and their byte models: bytes a kernel must move per call
- * (each array element read or written once; neighbour columns re-read by a
- * stencil count as cache hits; per-column coefficients and index arrays
- * included; write-allocate not counted, as in STREAM) ---- */
-typedef struct {
-    const char *name, *group;
-    int prec; /* 8 or 4 bytes per value */
-    void (*run)(kb_t *);
-    double (*bytes)(const kb_t *);
-    const char *model;
-} kdef_t;
-
-#define KM (&b->m.km)
-#define D(f) gale_fd(&b->m.f)
-
-static void r_grad_h(kb_t *b) { gale_k_grad_h(KM, 0, b->ne, 50.0, D(u), D(p), D(ru)); }
-static double m_grad_h(const kb_t *b) { return 8.0 * b->nl * (2.0 * b->ne + b->nc) + 16.0 * b->ne; }
-static void r_col_explicit(kb_t *b) { gale_k_col_explicit(KM, 0, b->nc, 50.0, D(w), D(b), D(p), D(rb), D(ws)); }
-static void r_col_backsub(kb_t *b) { gale_k_col_backsub(KM, 0, b->nc, D(p), D(ws), D(rb), D(w), D(b)); }
-static double m_col(const kb_t *b) { return 8.0 * b->nc * (5.0 * b->nl + 2.0); }
-static void r_rhs(kb_t *b) { gale_k_rhs(KM, 0, b->nc, D(p), D(fu), D(fw), D(rhs)); }
-static double m_rhs(const kb_t *b)
-{
-    return 8.0 * b->nl * (b->ne + 3.0 * b->nc) + 72.0 * b->nc + 8.0 * b->ne;
-}
-static void r_helm_d(kb_t *b) { gale_k_helmholtz(KM, GALE_F64, 0, b->nc, b->m.p.data, b->m.pn.data); }
-static void r_helm_f(kb_t *b) { gale_k_helmholtz(KM, GALE_F32, 0, b->nc, b->xf.data, b->yf.data); }
-static double m_helm(const kb_t *b, int es) { return es * 2.0 * b->nc * b->nl + b->nc * (16.0 + 6.0 * es); }
-static double m_helm_d(const kb_t *b) { return m_helm(b, 8); }
-static double m_helm_f(const kb_t *b) { return m_helm(b, 4); }
-static void r_pcd_d(kb_t *b) { gale_k_pc_diag(KM, GALE_F64, 0, b->nc, b->m.rhs.data, b->m.pn.data); }
-static void r_pcd_f(kb_t *b) { gale_k_pc_diag(KM, GALE_F32, 0, b->nc, b->xf.data, b->yf.data); }
-static double m_pcd_d(const kb_t *b) { return 8.0 * 3.0 * b->nc * b->nl; }
-static double m_pcd_f(const kb_t *b) { return 4.0 * 3.0 * b->nc * b->nl; }
-static void r_pct_d(kb_t *b) { gale_k_pc_tridiag(KM, GALE_F64, 0, b->nc, b->m.rhs.data, b->m.pn.data); }
-static void r_pct_f(kb_t *b) { gale_k_pc_tridiag(KM, GALE_F32, 0, b->nc, b->xf.data, b->yf.data); }
-static double m_pct_d(const kb_t *b) { return 8.0 * b->nc * (4.0 * b->nl + 1.0); }
-static double m_pct_f(const kb_t *b) { return 4.0 * b->nc * (4.0 * b->nl + 1.0); }
-#ifndef GALE_BENCH_DEVICE
-/* The tridiagonal solve's traffic without its recurrence, on the host: r and
- * the batched factors m, cu read, z written, each column streamed in order.
- * What the memory system gives this access pattern (three read streams and
- * one write per column): the ceiling of pc_tridiag_d and smooth_d here. */
-static void r_tri_stream_d(kb_t *b)
-{
-    const int L = GALE_LANES, nl = b->nl, sc = b->sc, nb = b->nc / L;
-    const double *r = D(rhs), *m = KM->tri_m, *cu = KM->tri_c;
-    double *z = D(pn);
-#pragma omp parallel for schedule(static)
-    for (int bt = 0; bt < nb; bt++)
-        for (int l = 0; l < L; l++) {
-            const double *rc = r + (size_t)(bt * L + l) * sc, *mb = m + (size_t)bt * nl * L + l,
-                         *cb = cu + (size_t)bt * nl * L + l;
-            double *zc = z + (size_t)(bt * L + l) * sc;
-#pragma omp simd
-            for (int k = 0; k < nl; k++) zc[k] = rc[k] * mb[k * L] + cb[k * L];
-        }
-}
-#endif
-static void r_axpby_d(kb_t *b)
-{
-    gale_k_axpby(GALE_F64, 0, b->nc, b->sc, 0.5, b->m.p.data, 0.25, b->m.rhs.data, b->m.pn.data);
-}
-static void r_axpby_f(kb_t *b)
-{
-    gale_k_axpby(GALE_F32, 0, b->nc, b->sc, 0.5, b->xf.data, 0.25, b->yf.data, b->zf.data);
-}
-static double m_axpby_d(const kb_t *b) { return 8.0 * 3.0 * b->nc * b->sc; }
-static double m_axpby_f(const kb_t *b) { return 4.0 * 3.0 * b->nc * b->sc; }
-static void dots(kb_t *b, int prec, int repro)
-{
-    gale_dotpair_t pr = prec == GALE_F64 ? (gale_dotpair_t){b->m.p.data, b->m.rhs.data, NULL, NULL}
-                                         : (gale_dotpair_t){b->xf.data, b->yf.data, NULL, NULL};
-    gale_rsum_zero(&b->acc);
-    gale_k_dots(prec, 0, b->nc, b->sc, 0, b->nl, 1, &pr, repro, &b->acc);
-}
-static void r_dr_d(kb_t *b) { dots(b, GALE_F64, 1); }
-static void r_dp_d(kb_t *b) { dots(b, GALE_F64, 0); }
-static void r_dr_f(kb_t *b) { dots(b, GALE_F32, 1); }
-static void r_dp_f(kb_t *b) { dots(b, GALE_F32, 0); }
-static double m_dots_d(const kb_t *b) { return 8.0 * 2.0 * b->nc * b->sc; }
-static double m_dots_f(const kb_t *b) { return 4.0 * 2.0 * b->nc * b->sc; }
-
-/* multigrid: one smoother sweep (the residual from the neighbours' x, the
- * column solve, the update); the residual alone; restriction to and
- * prolongation from the next coarser level (its cells: C/4) */
-static void r_smooth_d(kb_t *b) { gale_k_smooth(KM, GALE_F64, 0, b->nc, 0.8, D(p), D(rhs), D(pn)); }
-static void r_smooth_f(kb_t *b) { gale_k_smooth(KM, GALE_F32, 0, b->nc, 0.8, b->xf.data, b->yf.data, b->zf.data); }
-static double m_smooth(const kb_t *b, int es) { return es * b->nc * (5.0 * b->nl) + b->nc * (16.0 + 6.0 * es); }
-static double m_smooth_d(const kb_t *b) { return m_smooth(b, 8); }
-static double m_smooth_f(const kb_t *b) { return m_smooth(b, 4); }
-static void r_resid_d(kb_t *b) { gale_k_residual(KM, GALE_F64, 0, b->nc, D(p), D(rhs), D(pn)); }
-static double m_resid_d(const kb_t *b) { return 8.0 * 3.0 * b->nc * b->nl + b->nc * 64.0; }
-static void r_restrict_d(kb_t *b) { gale_k_restrict(&b->kmc, GALE_F64, 0, b->ncc, D(rhs), D(pn)); }
-static double m_restrict_d(const kb_t *b) { return 8.0 * b->nl * (b->nc + b->ncc) + 16.0 * b->ncc; }
-static void r_prolong_d(kb_t *b) { gale_k_prolong(&b->kmc, GALE_F64, 0, b->ncc, D(rhs), D(pn)); }
-static double m_prolong_d(const kb_t *b) { return 8.0 * b->nl * (2.0 * b->nc + b->ncc) + 16.0 * b->ncc; }
-
-static const kdef_t kdefs[] = {
-    {"grad_h", "dynamics", 8, r_grad_h, m_grad_h, "8 nl (2 E + C) + 16 E: in, out per edge; p once per cell; edge_cell, 1/d_e"},
-    {"col_explicit", "dynamics", 8, r_col_explicit, m_col, "8 C (5 nl + 2): w, b, p read; rb, ws written"},
-    {"col_backsub", "dynamics", 8, r_col_backsub, m_col, "8 C (5 nl + 2): p, ws, rb read; w, b written"},
-    {"rhs", "dynamics", 8, r_rhs, m_rhs, "8 nl (E + 3 C) + 72 C + 8 E: fu once per edge, p, fw (nl + 1), rhs; cell_edge, sign, h_ad, area, l_e"},
-    {"helmholtz_d", "solver", 8, r_helm_d, m_helm_d, "8 (2 C nl) + 64 C: x once (neighbours hit cache), y; cell_nbr, h_hs, h_ad, h_av"},
-    {"helmholtz_f", "solver", 4, r_helm_f, m_helm_f, "4 (2 C nl) + 40 C"},
-    {"pc_diag_d", "solver", 8, r_pcd_d, m_pcd_d, "8 (3 C nl): r, 1/diag read; z written"},
-    {"pc_diag_f", "solver", 4, r_pcd_f, m_pcd_f, "4 (3 C nl)"},
-    {"pc_tridiag_d", "solver", 8, r_pct_d, m_pct_d, "8 C (4 nl + 1): r, m, cu read; z written; av"},
-    {"pc_tridiag_f", "solver", 4, r_pct_f, m_pct_f, "4 C (4 nl + 1)"},
-#ifndef GALE_BENCH_DEVICE
-    {"tri_stream_d", "solver", 8, r_tri_stream_d, m_pct_d, "8 C (4 nl + 1): pc_tridiag_d's arrays streamed, no recurrence (host loop: the ceiling of its access pattern)"},
-#endif
-    {"smooth_d", "multigrid", 8, r_smooth_d, m_smooth_d, "8 C (5 nl) + 64 C: x once, b, m, cu read; xn written; cell_nbr, h_hs, h_ad, h_av"},
-    {"smooth_f", "multigrid", 4, r_smooth_f, m_smooth_f, "4 C (5 nl) + 40 C"},
-    {"residual_d", "multigrid", 8, r_resid_d, m_resid_d, "8 (3 C nl) + 64 C: x once, b read; r written"},
-    {"restrict_d", "multigrid", 8, r_restrict_d, m_restrict_d, "8 nl (C + C/4) + 16 C/4: fine read, coarse written; child map"},
-    {"prolong_d", "multigrid", 8, r_prolong_d, m_prolong_d, "8 nl (2 C + C/4) + 16 C/4: coarse read, fine read and written; child map"},
-    {"axpby_d", "vector", 8, r_axpby_d, m_axpby_d, "8 (3 C sc): x, y read; out written"},
-    {"axpby_f", "vector", 4, r_axpby_f, m_axpby_f, "4 (3 C sc)"},
-    {"dots_repro_d", "sums", 8, r_dr_d, m_dots_d, "8 (2 C sc): x, y read"},
-    {"dots_plain_d", "sums", 8, r_dp_d, m_dots_d, "8 (2 C sc): x, y read"},
-    {"dots_repro_f", "sums", 4, r_dr_f, m_dots_f, "4 (2 C sc)"},
-    {"dots_plain_f", "sums", 4, r_dp_f, m_dots_f, "4 (2 C sc)"},
+    const char *name;
+    const char *config; /* a file of configs/, or NULL: the built-in defaults */
+    const char *ov[4];
+} source_t;
+static const source_t sources[] = {
+    {"lumped", NULL, {"--dynamics.mass_matrix=lumped"}},
+    {"consistent", NULL, {NULL}},
+    {"multigrid", NULL, {"--solver.preconditioner=multigrid"}},
+    {"single_diagonal", NULL, {"--solver.precision=single", "--solver.preconditioner=diagonal"}},
+    {"single_tridiagonal", NULL, {"--solver.precision=single"}},
+    {"single_multigrid", NULL, {"--solver.precision=single", "--solver.preconditioner=multigrid"}},
+    {"nonlinear", "baroclinic_wave.ini", {"--solver.method=prec_only"}},
+    {"transport", "cosine_bell.ini", {NULL}},
 };
-#define NK ((int)(sizeof kdefs / sizeof kdefs[0]))
+#define NSRC ((int)(sizeof sources / sizeof sources[0]))
 
+typedef struct {
+    double best, median, bytes, flops, triad;
+    long reps;
+    int ns, done;
+    const char *source;
+} kres_t;
 /* ---- options ---- */
 typedef struct {
     const char *mode, *json, *only;
@@ -303,17 +204,6 @@ static void json_case(gale_json_t *j, const gale_config_t *cfg, const gale_model
     gale_json_int(j, "threads", m->nthreads);
 }
 
-static int fill(gale_field_t *f, double scale)
-{
-    for (int c = 0; c < f->n; c++)
-        for (int k = 0; k < f->nlev; k++) {
-            double v = scale * (1.0 + 1e-3 * (double)((c * 131 + k * 17) % 1000));
-            if (f->elem == 8) gale_fd(f)[(size_t)c * f->stride + k] = v;
-            else gale_ff(f)[(size_t)c * f->stride + k] = (float)v;
-        }
-    return gale_k_field_to_device(f);
-}
-
 static int cmpd(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -336,54 +226,89 @@ static int selected(const char *only, const char *name)
 
 /* ---- kernels mode ---- */
 
-static int run_kernels(const opts_t *o, const gale_config_t *cfg)
+/* The best of `samples` timings of fn(arg), each of `reps` calls (reps from
+ * min-time); returns the time per call. */
+typedef void (*kfn_t)(void *);
+static double time_calls(kfn_t fn, void *arg, const opts_t *o, double *median, long *repsp, int *nsp)
+{
+    fn(arg); /* warm up: caches, pages, device code */
+    double t0 = gale_wtime();
+    fn(arg);
+    const double t1 = gale_wtime() - t0;
+    long reps = (long)(o->min_time / o->samples / fmax(t1, 1e-7));
+    if (reps < 1) reps = 1;
+    double s[256];
+    const int ns = o->samples < 256 ? o->samples : 256;
+    for (int i = 0; i < ns; i++) {
+        t0 = gale_wtime();
+        for (long r = 0; r < reps; r++) fn(arg);
+        s[i] = (gale_wtime() - t0) / (double)reps;
+    }
+    qsort(s, (size_t)ns, sizeof s[0], cmpd);
+    *median = s[ns / 2];
+    *repsp = reps;
+    *nsp = ns;
+    return s[0];
+}
+
+typedef struct {
+    int id;
+    const gale_psy_rec_t *r;
+} replay_t;
+static void replay(void *p)
+{
+    const replay_t *q = p;
+    gale_k_run(q->id, &q->r->a, q->r->i0, q->r->i1);
+}
+
+/* the reductions: dots (reproducible and plain) and the two checks, on
+ * fields of a model; x and y of one precision, stride and shape */
+typedef struct {
+    const gale_field_t *x, *y;
+    int repro;
+    gale_rsum_t acc;
+} red_t;
+static void red_dots(void *p)
+{
+    red_t *q = p;
+    const int prec = q->x->elem == 8 ? GALE_F64 : GALE_F32;
+    gale_dotpair_t pr = {q->x->data, q->y->data, NULL, NULL};
+    gale_rsum_zero(&q->acc);
+    gale_k_dots(prec, 0, q->x->n, q->x->stride, 0, q->x->nlev, 1, &pr, q->repro, &q->acc);
+}
+static void red_checks(void *p)
+{
+    red_t *q = p;
+    int bc, bl;
+    gale_k_maxabs(0, q->x->n, q->x->stride, 0, q->x->nlev, q->x->data, &bc, &bl);
+}
+static void red_minmax(void *p)
+{
+    red_t *q = p;
+    double a, b;
+    gale_k_tr_minmax(0, q->x->n, q->x->nlev, q->x->stride, q->x->data, &a, &b);
+}
+
+static const char *space_name(int s)
+{
+    static const char *const n[] = {"cells", "edges", "flat", "batch", "reduce"};
+    return n[s];
+}
+
+static void print_row(const char *name, const char *prec, const kres_t *r)
+{
+    const double gbs = r->bytes / r->best * 1e-9;
+    printf("%-14s %-6s %-18s %10.3f %10.2f %9.2f %8.3f %9.2f\n", name, prec, r->source,
+           r->bytes * 1e-6, r->best * 1e6, gbs, r->triad > 0 ? gbs / r->triad : 0,
+           r->flops / r->best * 1e-9);
+}
+
+static int run_kernels(const opts_t *o, const gale_config_t *cfg0)
 {
     int nranks;
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     if (nranks != 1) GALE_ERROR(GALE_ERR_INPUT, "kernels mode runs on 1 rank (got %d)", nranks);
-    kb_t *b = calloc(1, sizeof *b);
-    if (!b) GALE_ERROR(GALE_ERR_MEM, "out of memory");
-    double ts = gale_wtime();
-    GALE_CALL(gale_model_setup(&b->m, cfg, MPI_COMM_WORLD));
-    b->nc = b->m.lm.ncell[0];
-    b->ne = b->m.lm.nedge[0];
-    b->nl = b->m.km.nlev;
-    b->sc = b->m.km.sc;
-    b->si = b->m.km.si;
-    gale_field_t *df[] = {&b->m.u, &b->m.w, &b->m.b, &b->m.p, &b->m.ru, &b->m.fu,
-                          &b->m.rb, &b->m.ws, &b->m.fw, &b->m.rhs, &b->m.pn};
-    for (size_t i = 0; i < sizeof df / sizeof df[0]; i++) GALE_CALL(fill(df[i], 1.0 + 0.1 * i));
-    gale_field_t *ff[] = {&b->xf, &b->yf, &b->zf};
-    for (int i = 0; i < 3; i++) {
-        GALE_CALL(gale_field_create(ff[i], i == 0 ? "xf" : i == 1 ? "yf" : "zf", GALE_LOC_CELL,
-                                    b->nl, 4, &b->m.lm));
-        GALE_CALL(gale_k_field_register(ff[i]));
-        GALE_CALL(fill(ff[i], 1.0 + 0.2 * i));
-    }
-    /* the next coarser mesh of the chain and its child map (restrict, prolong) */
-    gale_chain_t ch;
-    gale_local_t lc;
-    int *child = NULL;
-    memset(&lc, 0, sizeof lc);
-    b->kmc = b->m.km;
-    b->kmc.impl = NULL;
-    if (b->m.cs.n % 2 == 0) {
-        GALE_CALL(gale_chain_build(&ch, &b->m.cs, 2, 1, GALE_PART_SFC));
-        GALE_CALL(gale_local_build(&ch.cs[1], &ch.part[1], 0, 1, &lc));
-        b->ncc = lc.ncell[0];
-        GALE_ALLOC(child, 4 * (size_t)b->ncc);
-        GALE_CALL(gale_chain_children(&b->m.cs, &b->m.lm, &ch.cs[1], &lc, child));
-        gale_chain_free(&ch);
-    }
-    b->kmc.nchild = b->ncc;
-    b->kmc.child = child;
-    GALE_CALL(gale_k_init(&b->kmc));
-    const double setup_s = gale_wtime() - ts;
     const int nth = omp_get_max_threads();
-    printf("gale_kbench kernels: %s (%s), kernels %s, C%d L%d: %d cells, %d edges, %d threads, "
-           "setup %.2f s\n", GALE_BENCH_COMPILER, GALE_BENCH_ISA, gale_k_name(), cfg->mesh.n, b->nl,
-           b->nc, b->ne, nth, setup_s);
-
     /* the machine's bandwidth, measured here: host triad with these threads
      * (arrays 4x the LLC) once now and again just before each kernel (the
      * memory of a virtual machine is shared with its neighbours, so the
@@ -404,68 +329,127 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg)
         printf("device triad (device %d of %d, 3 x 1024 MiB): %.2f GB/s\n", dev, ndev, triad_dev);
 #endif
     }
-    gale_json_t j;
-    FILE *jf = NULL;
-    if (o->json && !(jf = json_open(o->json, &j, "kernels"))) return GALE_ERR_IO;
-    if (jf) {
-        char mesh[32];
-        snprintf(mesh, sizeof mesh, "C%d", cfg->mesh.n);
-        gale_json_str(&j, "mesh_name", mesh);
-        gale_json_int(&j, "levels", b->nl);
-        gale_json_int(&j, "cells", b->nc);
-        gale_json_int(&j, "edges", b->ne);
-        gale_json_int(&j, "threads", nth);
-        gale_json_num(&j, "cell_field_MiB", 8.0 * b->nc * b->sc / 1048576.0);
-        gale_json_num(&j, "setup_s", setup_s);
-        gale_json_arr(&j, "kernels");
-    }
-    printf("%-14s %12s %12s %10s %9s %9s %9s\n", "kernel", "MB/call", "us/call", "GB/s", "median",
-           "triad", "/triad");
     double triad_max = triad_dev > 0 ? triad_dev : triad_host;
-    for (int k = 0; k < NK; k++) {
-        const kdef_t *kd = &kdefs[k];
-        if (!selected(o->only, kd->name)) continue;
-        double triad = triad_dev;
-        if (ta && triad_dev <= 0) {
-            triad = gale_st_triad_best(ta, tb, tc, tn, 5);
-            triad_max = fmax(triad_max, triad);
+    static kres_t res[2 * GALE_K_N];
+    static gale_psy_rec_t rec[2 * GALE_K_N];
+    memset(res, 0, sizeof res);
+    int nc = 0, nl = 0, ne = 0;
+    double setup_s = 0;
+    printf("%-14s %-6s %-18s %10s %10s %9s %8s %9s\n", "kernel", "prec", "source", "MB/call",
+           "us/call", "GB/s", "/triad", "GF/s");
+    for (int si = 0; si < NSRC; si++) {
+        const source_t *src = &sources[si];
+        /* the source's configuration, then the user's options on top */
+        char path[1024];
+        const char *ov[MAXOV + 8];
+        int nov = 0;
+        for (int i = 0; i < 4 && src->ov[i]; i++) ov[nov++] = src->ov[i];
+        ov[nov++] = "--timestepping.steps=1";
+        ov[nov++] = "--diagnostics.fields=";
+        ov[nov++] = "--checkpoint.period=0";
+        for (int i = 0; i < o->nov && nov < MAXOV + 8; i++) ov[nov++] = o->ov[i];
+        if (src->config) snprintf(path, sizeof path, "%s/%s", GALE_BENCH_CONFIGS, src->config);
+        gale_config_t cfg;
+        GALE_CALL(gale_config_load(&cfg, src->config ? path : NULL, nov, (char **)ov,
+                                   MPI_COMM_WORLD));
+        gale_model_t *m = calloc(1, sizeof *m);
+        if (!m) GALE_ERROR(GALE_ERR_MEM, "out of memory");
+        const double ts = gale_wtime();
+        GALE_CALL(gale_model_setup(m, &cfg, MPI_COMM_WORLD));
+        setup_s += gale_wtime() - ts;
+        if (si == 0) nc = m->lm.ncell[0], ne = m->lm.nedge[0], nl = m->km.nlev;
+        memset(rec, 0, sizeof rec);
+        gale_psy_record(rec);
+        int st = gale_model_step(m);
+        gale_psy_record(NULL);
+        GALE_CALL(st);
+        for (int id = 0; id < GALE_K_N; id++)
+            for (int pr = 0; pr < 2; pr++) {
+                const int x = 2 * id + pr;
+                if (!rec[x].have || res[x].done || !selected(o->only, gale_kdesc[id].name)) continue;
+                kres_t *r = &res[x];
+                r->triad = triad_dev;
+                if (ta && triad_dev <= 0) {
+                    r->triad = gale_st_triad_best(ta, tb, tc, tn, 5);
+                    triad_max = fmax(triad_max, r->triad);
+                }
+                replay_t q = {id, &rec[x]};
+                r->best = time_calls(replay, &q, o, &r->median, &r->reps, &r->ns);
+                r->bytes = gale_k_launch_bytes(id, &rec[x].a, rec[x].i0, rec[x].i1);
+                const double pts = (double)(rec[x].i1 - rec[x].i0) *
+                                   (gale_kdesc[id].space == GALE_KS_FLAT ? rec[x].a.flat : rec[x].a.nlev);
+                r->flops = pts * gale_kdesc_flops_per_point(id, rec[x].a.nlev);
+                r->source = src->name;
+                r->done = 1;
+                print_row(gale_kdesc[id].name, pr ? "single" : "double", r);
+            }
+        /* the reductions, on this model's cell fields (double; the single
+         * precision sources' solver vectors are not reachable here) */
+        if (!res[2 * GALE_K_dots].done && selected(o->only, "dots")) {
+            static const int ids[3] = {GALE_K_dots, GALE_K_checks, GALE_K_minmax};
+            static const kfn_t fns[3] = {red_dots, red_checks, red_minmax};
+            for (int k = 0; k < 3; k++) {
+                red_t q = {&m->p, &m->rhs, 1, {{0}, 0, 0}};
+                kres_t *r = &res[2 * ids[k]];
+                r->triad = ta && triad_dev <= 0 ? gale_st_triad_best(ta, tb, tc, tn, 5) : triad_dev;
+                r->best = time_calls(fns[k], &q, o, &r->median, &r->reps, &r->ns);
+                r->bytes = (double)m->p.n * m->p.nlev * 8 * (k == 0 ? 2 : 1);
+                r->flops = (double)m->p.n * m->p.nlev * gale_kdesc_flops_per_point(ids[k], m->p.nlev);
+                r->source = src->name;
+                r->done = 1;
+                print_row(gale_kdesc[ids[k]].name, "double", r);
+            }
         }
-        kd->run(b); /* warm up: caches, pages, device code */
-        double t0 = gale_wtime();
-        kd->run(b);
-        double t1 = gale_wtime() - t0;
-        long reps = (long)(o->min_time / o->samples / fmax(t1, 1e-7));
-        if (reps < 1) reps = 1;
-        double s[256];
-        const int ns = o->samples < 256 ? o->samples : 256;
-        for (int i = 0; i < ns; i++) {
-            t0 = gale_wtime();
-            for (long r = 0; r < reps; r++) kd->run(b);
-            s[i] = (gale_wtime() - t0) / (double)reps;
-        }
-        qsort(s, (size_t)ns, sizeof s[0], cmpd);
-        const double bytes = kd->bytes(b), gbs = bytes / s[0] * 1e-9, gbm = bytes / s[ns / 2] * 1e-9;
-        printf("%-14s %12.3f %12.2f %10.2f %9.2f %9.2f %9.3f\n", kd->name, bytes * 1e-6, s[0] * 1e6,
-               gbs, gbm, triad, triad > 0 ? gbs / triad : 0);
-        if (jf) {
-            gale_json_obj(&j, NULL);
-            gale_json_str(&j, "name", kd->name);
-            gale_json_str(&j, "group", kd->group);
-            gale_json_str(&j, "precision", kd->prec == 8 ? "double" : "single");
-            gale_json_num(&j, "bytes_per_call", bytes);
-            gale_json_num(&j, "time_best_s", s[0]);
-            gale_json_num(&j, "time_median_s", s[ns / 2]);
-            gale_json_int(&j, "calls_per_sample", reps);
-            gale_json_int(&j, "samples", ns);
-            gale_json_num(&j, "GBs", gbs);
-            gale_json_num(&j, "GBs_median", gbm);
-            gale_json_num(&j, "triad_GBs", triad);
-            gale_json_num(&j, "fraction_of_triad", triad > 0 ? gbs / triad : 0);
-            gale_json_str(&j, "byte_model", kd->model);
-            gale_json_end(&j, '}');
-        }
+        gale_model_free(m);
+        free(m);
     }
-    if (jf) {
+    int missing = 0;
+    for (int id = 0; id < GALE_K_N; id++)
+        for (int pr = 0; pr < 1 + gale_kdesc[id].two_prec; pr++)
+            if (!res[2 * id + pr].done && selected(o->only, gale_kdesc[id].name)) {
+                printf("missing: %s (%s): no source launched it\n", gale_kdesc[id].name,
+                       pr ? "single" : "double");
+                missing++;
+            }
+    if (o->json) {
+        gale_json_t j;
+        FILE *jf = json_open(o->json, &j, "kernels");
+        if (!jf) return GALE_ERR_IO;
+        char mesh[32];
+        snprintf(mesh, sizeof mesh, "C%d", cfg0->mesh.n);
+        gale_json_str(&j, "mesh_name", mesh);
+        gale_json_int(&j, "levels", nl);
+        gale_json_int(&j, "cells", nc);
+        gale_json_int(&j, "edges", ne);
+        gale_json_int(&j, "threads", nth);
+        gale_json_num(&j, "setup_s", setup_s);
+        gale_json_int(&j, "missing", missing);
+        gale_json_arr(&j, "kernels");
+        for (int id = 0; id < GALE_K_N; id++)
+            for (int pr = 0; pr < 2; pr++) {
+                const kres_t *r = &res[2 * id + pr];
+                if (!r->done) continue;
+                const gale_kdesc_t *k = &gale_kdesc[id];
+                gale_json_obj(&j, NULL);
+                gale_json_str(&j, "name", k->name);
+                gale_json_str(&j, "space", space_name(k->space));
+                gale_json_str(&j, "source", r->source);
+                gale_json_str(&j, "precision", pr ? "single" : "double");
+                gale_json_num(&j, "bytes_per_call", r->bytes);
+                gale_json_num(&j, "flops_per_call", r->flops);
+                gale_json_num(&j, "time_best_s", r->best);
+                gale_json_num(&j, "time_median_s", r->median);
+                gale_json_int(&j, "calls_per_sample", r->reps);
+                gale_json_int(&j, "samples", r->ns);
+                gale_json_num(&j, "GBs", r->bytes / r->best * 1e-9);
+                gale_json_num(&j, "GBs_median", r->bytes / r->median * 1e-9);
+                gale_json_num(&j, "GFs", r->flops / r->best * 1e-9);
+                gale_json_num(&j, "triad_GBs", r->triad);
+                gale_json_num(&j, "fraction_of_triad",
+                              r->triad > 0 ? r->bytes / r->best * 1e-9 / r->triad : 0);
+                gale_json_str(&j, "body", k->call);
+                gale_json_end(&j, '}');
+            }
         gale_json_end(&j, ']');
         /* host_GBs: the best of every triad measured in this run */
         gale_json_obj(&j, "triad");
@@ -484,16 +468,7 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg)
     free(ta);
     free(tb);
     free(tc);
-    for (int i = 0; i < 3; i++) {
-        gale_k_field_release(ff[i]);
-        gale_field_free(ff[i]);
-    }
-    gale_k_finalize(&b->kmc);
-    gale_local_free(&lc);
-    GALE_FREE(child);
-    gale_model_free(&b->m);
-    free(b);
-    return GALE_OK;
+    return missing ? GALE_ERR_INTERNAL : GALE_OK;
 }
 
 /* ---- solve mode ---- */
@@ -740,8 +715,9 @@ int main(int argc, char **argv)
         return 0;
     }
     if (pa == 3) {
-        for (int k = 0; k < NK; k++)
-            printf("%-14s %-9s %s\n", kdefs[k].name, kdefs[k].group, kdefs[k].model);
+        for (int k = 0; k < GALE_K_N; k++)
+            printf("%-14s %-6s %-6s %s\n", gale_kdesc[k].name, space_name(gale_kdesc[k].space),
+                   gale_kdesc[k].two_prec ? "d,f" : "d", gale_kdesc[k].call);
         return 0;
     }
     if (pa == 2) {

@@ -240,6 +240,37 @@ static inline void gale_kb_schur_col(const gale_kmesh_t *km, int c, const double
         hc[k] = rpc[k] - tau * (dz[k] * GALE_KB_HFLUX(f, uc, k) + area * (wso[k + 1] - wso[k]));
 }
 
+/* The rows of these kernels (gale_kdesc.h). grad_h reads the two cells of
+ * an edge (stencil 1 of p); the mimetic row of mix_u reads the edges of both
+ * of the edge's cells (stencil 1 of u); a cell loop reads the cell's own
+ * edges (stencil 0 of an edge field). */
+#define GALE_KROWS_DYNAMICS(K)                                                             \
+    K(grad_h, EDGES, M, D, 0, 0, 0, 3,                                                     \
+      ((s, S, R, 0), (in, E, R, 0), (p, C, R, 1), (out, E, W, 0)),                         \
+      gale_kb_grad_h(KM, i, s, in, p, out), 0)                                             \
+    K(col_explicit, CELLS, M, D, 0, 0, 8, 10,                                              \
+      ((cw, S, R, 0), (w, I, R, 0), (b, I, R, 0), (p, C, R, 0), (rb, I, W, 0), (ws, I, W, 0)), \
+      gale_kb_col_explicit(KM, i, cw, w, b, p, rb, ws), 0)                                 \
+    K(col_backsub, CELLS, M, D, 0, 0, 8, 8,                                                \
+      ((p, C, R, 0), (ws, I, R, 0), (rb, I, R, 0), (w, I, W, 0), (b, I, W, 0)),           \
+      gale_kb_col_backsub(KM, i, p, ws, rb, w, b), 0)                                      \
+    K(rhs, CELLS, M, D, 0, 0, 8, 14,                                                       \
+      ((p, C, R, 0), (fu, E, R, 0), (fw, I, R, 0), (rhs, C, W, 0)),                        \
+      gale_kb_rhs(KM, i, p, fu, fw, rhs), 0)                                               \
+    K(mix_u, EDGES, M, D, 0, 0, 64.0 / NL + 8, 21,                                         \
+      ((a, S, R, 0), (s, S, R, 0), (u, E, R, 1), (p, C, R, 1), (yu, E, W, 0)),             \
+      gale_kb_mix_u(KM, i, a, s, u, p, yu), 0)                                             \
+    K(mix_col, CELLS, M, D, 0, 0, 16, 33,                                                  \
+      ((a, S, R, 0), (s, S, R, 0), (u, E, R, 0), (w, I, R, 0), (b, I, R, 0), (p, C, R, 0), \
+       (yw, I, W, 0), (yb, I, W, 0), (yp, C, W, 0)),                                       \
+      gale_kb_mix_col(KM, i, a, s, u, w, b, p, yw, yb, yp), 0)                             \
+    K(schur_u, EDGES, M, D, 0, 0, 8, 2, ((r_u, E, R, 0), (ru, E, W, 0)),                  \
+      gale_kb_schur_u(KM, i, r_u, ru), 0)                                                  \
+    K(schur_col, CELLS, M, D, 0, 0, 16, 25,                                                \
+      ((ru, E, R, 0), (r_w, I, R, 0), (r_b, I, R, 0), (r_p, C, R, 0), (rb, I, W, 0),       \
+       (ws, I, W, 0), (h, C, W, 0)),                                                       \
+      gale_kb_schur_col(KM, i, ru, r_w, r_b, r_p, rb, ws, h), 0)
+
 /* ------------------------------------------------------------------ */
 /* reproducible sums: exact fixed-point accumulation                  */
 /* ------------------------------------------------------------------ */
@@ -383,6 +414,31 @@ static inline void gale_kb_batch_lanes(int b, int c0, int c1, int *restrict l0, 
 #undef GALE_KB
 #undef GALE_KM
 
+/* Rows (gale_kdesc.h): the operator reads its four neighbours (stencil 1);
+ * the column-local ones go as far into the halo as their inputs are valid.
+ * restrict and prolong run on the coarse level of a pair, whose owned cells'
+ * children are owned fine cells: 3 more fine columns per coarse column. */
+#define GALE_KROWS_SOLVER(K)                                                               \
+    K(helmholtz, CELLS, M, DF, 0, 1, 16, 17, ((x, C, R, 1), (y, C, W, 0)),                 \
+      gale_kb_helmholtz_d(KM, i, x, y), gale_kb_helmholtz_f(KM, i, x, y))                  \
+    K(residual, CELLS, M, DF, 0, 1, 16, 18, ((x, C, R, 1), (b, C, R, 0), (r, C, W, 0)),    \
+      gale_kb_residual_d(KM, i, x, b, r), gale_kb_residual_f(KM, i, x, b, r))              \
+    K(pc_diag, CELLS, M, DF, 0, 1, 8, 1, ((r, C, R, 0), (z, C, W, 0)),                     \
+      gale_kb_pc_diag_d(KM, i, r, z), gale_kb_pc_diag_f(KM, i, r, z))                      \
+    K(pc_tridiag, BATCH, M, DF, 0, 1, 16, 6, ((r, C, R, 0), (z, C, W, 0)),                 \
+      gale_kb_tridiag_batch_d(KM, i, l0, l1, r, z, T),                                     \
+      gale_kb_tridiag_batch_f(KM, i, l0, l1, r, z, T))                                     \
+    K(smooth, BATCH, M, DF, 0, 1, 32, 27,                                                  \
+      ((rho, S, R, 0), (x, C, R, 1), (b, C, R, 0), (xn, C, W, 0)),                         \
+      gale_kb_smooth_batch_d(KM, i, l0, l1, rho, x, b, xn, T,                              \
+                             (double *)T + (size_t)KM->nlev * GALE_LANES),                 \
+      gale_kb_smooth_batch_f(KM, i, l0, l1, (float)rho, x, b, xn, T,                       \
+                             (float *)T + (size_t)KM->nlev * GALE_LANES))                  \
+    K(restrict, CELLS, M, DF, 0, 0, 24, 4, ((fine, C, R, 0), (xc, C, W, 0)),               \
+      gale_kb_restrict_d(KM, i, fine, xc), gale_kb_restrict_f(KM, i, fine, xc))            \
+    K(prolong, CELLS, M, DF, 0, 0, 48, 4, ((xc, C, R, 0), (fine, C, RW, 0)),               \
+      gale_kb_prolong_d(KM, i, xc, fine), gale_kb_prolong_f(KM, i, xc, fine))
+
 /* ------------------------------------------------------------------ */
 /* vector updates, checks, halo packing and sum carries: element- or  */
 /* column-wise bodies shared by both launch layers (the offload layer */
@@ -416,6 +472,18 @@ static inline void gale_kb_to_d(size_t i, const float *restrict x, double *restr
 {
     out[i] = (double)x[i];
 }
+
+/* Rows (gale_kdesc.h): pointwise on whole column blocks, so redundant
+ * computation extends them; convert goes between precisions (out's
+ * chooses the body). */
+#define GALE_KROWS_VECTOR(K)                                                               \
+    K(axpby, FLAT, M, DF, 0, 1, 0, 3,                                                      \
+      ((out, A, W, 0), (a, S, R, 0), (x, A, R, 0), (b, S, R, 0), (y, A, R, 0)),            \
+      gale_kb_axpby_d(i, a, x, b, y, out), gale_kb_axpby_f(i, (float)a, x, (float)b, y, out)) \
+    K(copy, FLAT, M, DF, 0, 1, 0, 0, ((out, A, W, 0), (x, A, R, 0)),                       \
+      gale_kb_copy_d(i, x, out), gale_kb_copy_f(i, x, out))                                \
+    K(convert, FLAT, M, DF, 0, 1, 0, 1, ((out, A, W, 0), (x, A, R, 0)),                    \
+      gale_kb_to_d(i, x, out), gale_kb_to_f(i, x, out))
 
 /* max |x| over levels [k0,k1) of one column, NaN ignored; *finite = 0 when
  * an entry is NaN or Inf */
@@ -611,5 +679,11 @@ static inline void gale_kb_dot_fold(gale_rsum_t *restrict acc, gale_rsum_t *rest
     acc->plain += part->plain;
     gale_kb_rsum_carry(acc->w);
 }
+
+/* Rows of the reductions (gale_kdesc.h): launched by gale_k_dots and
+ * gale_k_maxabs, described for their timers and byte counts. */
+#define GALE_KROWS_REDUCE(K)                                                               \
+    K(dots, REDUCE, M, DF, 0, 0, 0, 2, ((x, A, R, 0), (y, A, R, 0)), 0, 0)                 \
+    K(checks, REDUCE, M, D, 0, 0, 0, 1, ((x, A, R, 0)), 0, 0)
 
 #endif

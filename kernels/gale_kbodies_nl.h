@@ -409,4 +409,59 @@ static inline void gale_kb_nl_grid(const gale_kmesh_t *km, const gale_knl_t *nk,
         o[k] = uu[k] - 0.5 * ((nr[0] * e1[k] + nr[1] * n1[k]) + (nr[2] * e2[k] + nr[3] * n2[k]));
 }
 
+/* Rows (gale_kdesc.h). An edge reads its two cells (stencil 1 of a cell
+ * field); a cell reads its own edges (stencil 0 of an edge field); the
+ * vorticity and the reconstruction's users read the cells about a cell's
+ * corners (stencil 1). The column-local kernels go as far into the halo as
+ * their inputs are valid (redundant 1). */
+#define GALE_KROWS_NL(K)                                                                   \
+    K(nl_eos, CELLS, N, D, 0, 1, 0, 25, ((rho, C, R, 0), (th, I, R, 0), (pi, C, W, 0)),    \
+      gale_kb_nl_eos(KM, NK, i, rho, th, pi), 0)                                           \
+    K(nl_pgrad, EDGES, N, D, 0, 0, 0, 12,                                                  \
+      ((th, I, R, 1), (pi, C, R, 1), (ke, C, R, 1), (pg, E, W, 0)),                        \
+      gale_kb_nl_pgrad(KM, NK, i, th, pi, ke, pg), 0)                                      \
+    K(nl_vforce, CELLS, N, D, 0, 1, 0, 5, ((th, I, R, 0), (pi, C, R, 0), (fv, I, W, 0)),   \
+      gale_kb_nl_vforce(KM, NK, i, th, pi, fv), 0)                                         \
+    K(nl_rhs, CELLS, N, D, 0, 0, 0, 14,                                                    \
+      ((Rw, I, R, 0), (Rt, I, R, 0), (Rr, C, R, 0), (rw, I, W, 0), (rb, I, W, 0),          \
+       (rp, C, W, 0)),                                                                     \
+      gale_kb_nl_rhs(KM, NK, i, Rw, Rt, Rr, rw, rb, rp), 0)                                \
+    K(nl_mixcol, CELLS, N, D, 0, 0, 0, 40,                                                 \
+      ((a, S, R, 0), (s, S, R, 0), (u, E, R, 0), (w, I, R, 0), (b, I, R, 0), (p, C, R, 0), \
+       (yw, I, W, 0), (yb, I, W, 0), (yp, C, W, 0)),                                       \
+      gale_kb_nl_mixcol(KM, NK, i, a, s, u, w, b, p, yw, yb, yp), 0)                       \
+    K(nl_update, CELLS, N, D, 0, 1, 0, 25,                                                 \
+      ((tau, S, R, 0), (du, E, R, 0), (dw, I, R, 0), (b, I, R, 0), (Rt, I, R, 0),          \
+       (Rr, C, R, 0), (w, I, RW, 0), (th, I, RW, 0), (rho, C, RW, 0)),                     \
+      gale_kb_nl_update(KM, NK, i, tau, du, dw, b, Rt, Rr, w, th, rho), 0)                 \
+    K(nl_fluxes, EDGES, N, D, 0, 1, 0, 3, ((ub, E, R, 0), (f, E, W, 0), (fi, E, W, 0)),    \
+      gale_kb_nl_fluxes(KM, i, ub, f, fi), 0)                                              \
+    K(nl_advi, CELLS, N, D, 0, 1, 0, 10,                                                   \
+      ((q, I, R, 0), (tq, I, R, 0), (t1, I, R, 0), (wb, I, R, 0), (tend, I, W, 0)),        \
+      gale_kb_nl_advi(KM, NK, i, q, tq, t1, wb, tend), 0)                                  \
+    K(nl_recon, CELLS, N, D, 0, 1, 64.0 / NL, 22,                                          \
+      ((u, E, R, 0), (ue, C, W, 0), (un, C, W, 0), (ke, C, W, 0)),                         \
+      gale_kb_nl_recon(KM, NK, i, u, ue, un, ke), 0)                                       \
+    K(nl_mom, EDGES, N, D, 0, 0, 0, 20,                                                    \
+      ((ue, C, R, 1), (un, C, R, 1), (wb, I, R, 1), (out, E, W, 0)),                       \
+      gale_kb_nl_mom(KM, NK, i, ue, un, wb, out), 0)                                       \
+    K(nl_vort, CELLS, N, D, 0, 1, 192.0 / NL, 24, ((ue, C, R, 1), (un, C, R, 1), (zeta, C, W, 0)), \
+      gale_kb_nl_vort(KM, NK, i, ue, un, zeta), 0)                                         \
+    K(nl_tlin, CELLS, N, D, 0, 0, 0, 20,                                                   \
+      ((tau, S, R, 0), (du, E, R, 0), (dw, I, R, 0), (Rt, I, RW, 0), (Rr, C, RW, 0)),      \
+      gale_kb_nl_tlin(KM, NK, i, tau, du, dw, Rt, Rr), 0)                                  \
+    K(nl_corw, EDGES, N, D, 0, 0, 0, 22,                                                   \
+      ((ue, C, R, 1), (un, C, R, 1), (qa, C, R, 1), (out, E, W, 0)),                       \
+      gale_kb_nl_corw(KM, NK, i, ue, un, qa, out), 0)                                      \
+    K(nl_apvm, CELLS, N, D, 0, 0, 0, 20,                                                   \
+      ((tau_a, S, R, 0), (zeta, C, R, 0), (zf, C, R, 0), (u, E, R, 0), (q, C, W, 0)),      \
+      gale_kb_nl_apvm(KM, NK, i, tau_a, zeta, zf, u, q), 0)                                \
+    K(nl_budget, CELLS, N, D, 0, 0, 0, 30,                                                 \
+      ((rho, C, R, 0), (th, I, R, 0), (pi, C, R, 0), (w, I, R, 0), (ke, C, R, 0),          \
+       (e, C, W, 0), (ent, C, W, 0), (ps, C, W, 0)),                                       \
+      gale_kb_nl_budget(KM, NK, i, rho, th, pi, w, ke, e, ent, ps), 0)                     \
+    K(nl_grid, EDGES, N, D, 0, 1, 0, 8,                                                    \
+      ((u, E, R, 0), (ue, C, R, 1), (un, C, R, 1), (r, E, W, 0)),                          \
+      gale_kb_nl_grid(KM, NK, i, u, ue, un, r), 0)
+
 #endif

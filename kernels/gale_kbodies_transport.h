@@ -153,4 +153,30 @@ static inline void gale_kb_tr_tend(const gale_ktr_t *tr, const gale_kmesh_t *km,
     }
 }
 
+/* out = x / y on element i of whole column blocks (gale_kb_tr_ratio) */
+static inline void gale_kb_tr_ratio_at(size_t i, const double *restrict x,
+                                       const double *restrict y, double *restrict out)
+{
+    out[i] = gale_kb_tr_ratio(x[i], y[i]);
+}
+
+/* Rows (gale_kdesc.h). The face values are computed on owned cells and halo
+ * depth 1 (extent 1), so that every edge of an owned cell sees both of its
+ * cells' face values without exchanging them; q is a layer or interface
+ * field (the tracer, theta, w), whose levels and stride the faces and fluxes
+ * share; wq is optional (NULL: horizontal only). */
+#define GALE_KROWS_TRANSPORT(K)                                                            \
+    K(tr_ratio, FLAT, M, D, 0, 0, 0, 1, ((out, CI, W, 0), (x, CI, R, 0), (y, CI, R, 0)),   \
+      gale_kb_tr_ratio_at(i, x, y, out), 0)                                                \
+    K(tr_faces, CELLS, T, D, 1, 0, 288.0 / NL, 56, ((q, CI, R, 1), (qf, C, W, 0)),         \
+      gale_kb_tr_faces(TR, i, q_nlev, q_stride, q, qf), 0)                                 \
+    K(tr_hflux, EDGES, T, D, 0, 0, 0, 2, ((f, E, R, 0), (qf, C, R, 1), (fq, E, W, 0)),     \
+      gale_kb_tr_hflux(TR, KM, i, f_nlev, f_stride, f, qf, fq), 0)                         \
+    K(tr_vflux, CELLS, T, D, 0, 0, 0, 30,                                                  \
+      ((q, C, R, 0), (w, I, R, 0), (slope, C, W, 0), (wq, I, W, 0)),                       \
+      gale_kb_tr_vflux(TR, KM, i, q, w, slope, wq), 0)                                     \
+    K(tr_tend, CELLS, T, D, 0, 0, 0, 12, ((fq, E, R, 0), (wq, I, R, 0), (out, CI, W, 0)),  \
+      gale_kb_tr_tend(TR, KM, i, fq_nlev, fq_stride, KM->si, fq, wq, out), 0)               \
+    K(minmax, REDUCE, M, D, 0, 0, 0, 2, ((x, A, R, 0)), 0, 0)
+
 #endif

@@ -1,11 +1,11 @@
 /* The launch-layer interface. kernels_cpu/ and kernels_offload/ both implement
- * exactly these functions over the one set of column kernel bodies in
- * gale_kbodies.h, so the algorithm layer and the solver never know which
- * launch layer they run on (the PSyKAl split: this is the "PSy" layer).
+ * exactly these functions, and gale_k_run (gale_kdesc.h) for every described
+ * kernel, over the one set of column kernel bodies, so the algorithm layer
+ * and the solver never know which launch layer they run on (the PSyKAl
+ * split: this is the "PSy" layer).
  *
  * Ranges are half-open [c0, c1) of local columns (cells or edges). Fields are
- * raw column blocks: column i at x + i*stride. Precision-generic kernels take
- * `prec` (GALE_F64 / GALE_F32) and void pointers. None of these functions is
+ * raw column blocks: column i at x + i*stride. None of these functions is
  * collective: they compute local values only. */
 #ifndef GALE_KERNELS_H
 #define GALE_KERNELS_H
@@ -145,69 +145,7 @@ void gale_k_halo_unpack(void *kh, void *field, int stride, int elem, int nlev, c
                         int n, const void *buf);
 void gale_k_halo_detach(void *kh);
 
-/* ---- dynamics (double precision) ---- */
-/* out = in - s * G_h p on edges [e0,e1): G_h p = (p[second] - p[first]) / d_e */
-void gale_k_grad_h(const gale_kmesh_t *km, int e0, int e1, double s, const double *in,
-                   const double *p, double *out);
-/* Explicit column part: Rb = b - cb*N^2*w; Ws = (w + cw*(b - G_z p) + tau*Rb)/(1+tau^2 N^2)
- * on interior interfaces (0 at the boundaries). */
-void gale_k_col_explicit(const gale_kmesh_t *km, int c0, int c1, double cw, const double *w,
-                         const double *b, const double *p, double *rb, double *ws);
-/* Back-substitution: w = Ws - tau G_z p/(1+tau^2 N^2); b = Rb - tau N^2 w. */
-void gale_k_col_backsub(const gale_kmesh_t *km, int c0, int c1, const double *p,
-                        const double *ws, const double *rb, double *w, double *b);
-/* rhs = (V/c^2) p - V D(fu, fw): V D is the integrated divergence
- * sum_s sign l_e dz fu + A (fw[k+1] - fw[k]). */
-void gale_k_rhs(const gale_kmesh_t *km, int c0, int c1, const double *p, const double *fu,
-                const double *fw, double *rhs);
-
-/* ---- the mixed (u, w, b, p) system of the consistent operator
- * (docs/numerics.md): y = a M x + s K x, M the mass matrices (M_u the
- * mimetic one), K the skew-symmetric wave operator; and the approximate
- * Schur complement's parts (M_u replaced by the two-point diagonal) ---- */
-/* y_u = a M_u u + s l_e dz (p[second] - p[first]) on edges [e0,e1); u may be
- * NULL when a = 0, p when s = 0 */
-void gale_k_mix_u(const gale_kmesh_t *km, int e0, int e1, double a, double s, const double *u,
-                  const double *p, double *yu);
-/* Per column: y_w = M_w (a w + s (G_z p - b)), y_b = M_w (a b / N^2 + s w),
- * y_p = a (V/c^2) p + s V D(u, w); boundary interfaces 0. */
-void gale_k_mix_col(const gale_kmesh_t *km, int c0, int c1, double a, double s, const double *u,
-                    const double *w, const double *b, const double *p, double *yw, double *yb,
-                    double *yp);
-/* ru = r_u / (l_e d_e dz) on edges [e0,e1) */
-void gale_k_schur_u(const gale_kmesh_t *km, int e0, int e1, const double *r_u, double *ru);
-/* Per column: rb = N^2 r_b / M_w, ws = (r_w / M_w + tau rb) / (1 + tau^2 N^2) (0 at the
- * boundaries) and the Helmholtz right-hand side h = r_p - tau V D(ru, ws). */
-void gale_k_schur_col(const gale_kmesh_t *km, int c0, int c1, const double *ru,
-                      const double *r_w, const double *r_b, const double *r_p, double *rb,
-                      double *ws, double *h);
-
-/* ---- precision-generic vector kernels on column blocks [c0,c1) of stride s ---- */
-/* out = a*x + b*y (out may alias x or y) */
-void gale_k_axpby(int prec, int c0, int c1, int stride, double a, const void *x, double b,
-                  const void *y, void *out);
-void gale_k_copy(int prec, int c0, int c1, int stride, const void *x, void *out);
-/* precision conversion: out(prec_out) = x(prec_in) */
-void gale_k_convert(int prec_in, const void *x, int prec_out, void *out, int c0, int c1, int stride);
-
-/* ---- solver operators ---- */
-void gale_k_helmholtz(const gale_kmesh_t *km, int prec, int c0, int c1, const void *x, void *y);
-void gale_k_pc_diag(const gale_kmesh_t *km, int prec, int c0, int c1, const void *r, void *z);
-void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const void *r, void *z);
-
-/* ---- multigrid (docs/multigrid.md): kmc is the coarse level (its child map) ---- */
-/* r = b - A x */
-void gale_k_residual(const gale_kmesh_t *km, int prec, int c0, int c1, const void *x,
-                     const void *b, void *r);
-/* One smoother sweep: xn = x + rho H_z^-1 (b - A x); x NULL: xn = rho H_z^-1 b */
-void gale_k_smooth(const gale_kmesh_t *km, int prec, int c0, int c1, double rho, const void *x,
-                   const void *b, void *xn);
-/* coarse = the average of each coarse cell's four fine cells, coarse cells [c0,c1) */
-void gale_k_restrict(const gale_kmesh_t *kmc, int prec, int c0, int c1, const void *fine,
-                     void *coarse);
-/* fine += the value of its coarse cell, coarse cells [c0,c1) */
-void gale_k_prolong(const gale_kmesh_t *kmc, int prec, int c0, int c1, const void *coarse,
-                    void *fine);
+/* ---- the described kernels: gale_kdesc.h (gale_k_run) ---- */
 
 /* ---- local parts of global sums ----
  * A reproducible sum holds the exact sum of the values added to it in fixed

@@ -1,8 +1,8 @@
-/* Launch-layer interface of the nonlinear core's kernels (GungHo's
- * equations, docs/nonlinear.md). Both launch layers implement gale_knl_init,
- * gale_knl_set_profile, gale_knl_finalize and gale_k_nl over the one set of
- * bodies in gale_kbodies_nl.h; psy/ describes each kernel's access. Not
- * collective. */
+/* Launch-layer interface of the nonlinear core's static data (GungHo's
+ * equations, docs/nonlinear.md): both launch layers implement
+ * gale_knl_init, gale_knl_set_profile and gale_knl_finalize; the kernels are
+ * described beside their bodies in gale_kbodies_nl.h and run by gale_k_run
+ * (gale_kdesc.h). Not collective. */
 #ifndef GALE_KNL_H
 #define GALE_KNL_H
 
@@ -53,34 +53,5 @@ int gale_knl_init(gale_knl_t *nk);
 /* The host changed nk->prof (a reference-state reset). */
 int gale_knl_set_profile(gale_knl_t *nk);
 void gale_knl_finalize(gale_knl_t *nk);
-
-/* The kernels; f[] and s[] as gale_kbodies_nl.h lists them for each. */
-enum {
-    GALE_NL_EOS,    /* cells:  rho, theta -> pi */
-    GALE_NL_PGRAD,  /* edges:  theta, pi, ke -> pg (weak: (cp theta_e (Pi2 - Pi1) + K2 - K1) l dz) */
-    GALE_NL_VFORCE, /* cells:  theta, pi -> fv (cp theta G_z Pi + g) */
-    GALE_NL_RHS,    /* cells:  Rw, Rtheta, Rrho -> rw, rb, rp (the mixed system's right-hand side) */
-    GALE_NL_MIXCOL, /* cells:  u, w, b, p -> yw, yb, yp (s: a, s) */
-    GALE_NL_UPDATE, /* cells:  du, dw, b, Rtheta, Rrho; w, theta, rho updated (s: tau) */
-    GALE_NL_FLUXES, /* edges:  ubar -> f (layers), fi (interfaces) */
-    GALE_NL_ADVI,   /* cells:  q, tq, t1, wbar -> tend (advective form, interface fields) */
-    GALE_NL_RECON,  /* cells:  u -> ue, un, ke */
-    GALE_NL_MOM,    /* edges:  ue, un, wbar -> a: the vertical advection of the wind */
-    GALE_NL_VORT,   /* cells:  ue, un -> zeta */
-    GALE_NL_TLIN,   /* cells:  du, dw; Rtheta, Rrho updated (s: tau): the transport's linear part */
-    GALE_NL_CORW,   /* edges:  ue, un, q -> the vorticity force, weak (dz sum_c A_c prc . F_c,
-                       F_c = -q k x U_c) */
-    GALE_NL_APVM,   /* cells:  zeta, its face values, u -> q = zeta + f - tau_a U.grad zeta (s: tau_a) */
-    GALE_NL_BUDGET, /* cells:  rho, theta, pi, w, ke -> the budgets' densities e (2 sc levels:
-                       cv rho T from 0, rho (K + w^2/2) from sc), ent (rho cp ln theta),
-                       ps (surface pressure, in every level) */
-    GALE_NL_GRID,   /* edges:  u, ue, un -> r = u - the mean of its cells' U . n (the part of u
-                       the cell reconstruction does not see) */
-    GALE_NL_NK
-};
-#define GALE_NL_MAXF 8
-/* Kernel `id` on columns (cells or edges) [i0, i1). */
-void gale_k_nl(int id, const gale_kmesh_t *km, const gale_knl_t *nk, int i0, int i1,
-               const double s[2], double *const f[GALE_NL_MAXF]);
 
 #endif

@@ -10,7 +10,7 @@
 #else
 #define GALE_SIMD _Pragma("omp simd")
 #endif
-#include "gale_kbodies.h"
+#include "gale_kdesc.h"
 #include "gale_ktimers.h"
 
 #include <limits.h>
@@ -25,13 +25,13 @@ typedef struct {
     int nthreads;
 } cpu_impl_t;
 
-static int kt[KT_N]; /* kernel timers (gale_ktimers.h) */
+static int kt[GALE_K_N]; /* kernel timers (gale_ktimers.h) */
 
 const char *gale_k_name(void) { return "cpu"; }
 
 int gale_k_init(gale_kmesh_t *km)
 {
-    gale_kt_register(kt, gale_kt_names, KT_N);
+    gale_k_timers_register(kt);
     cpu_impl_t *im = NULL;
     GALE_ALLOC(im, 1);
     im->nthreads = omp_get_max_threads();
@@ -59,248 +59,41 @@ void gale_k_field_release(gale_field_t *f) {}
 int gale_k_field_to_host(gale_field_t *f) { return GALE_OK; }
 int gale_k_field_to_device(gale_field_t *f) { return GALE_OK; }
 
-/* ---- dynamics ---- */
+/* ---- the described kernels (gale_kdesc.h, gale_kdispatch.h) ---- */
 
-void gale_k_grad_h(const gale_kmesh_t *km, int e0, int e1, double s, const double *in,
-                   const double *p, double *out)
-{
-    TSTART;
-#pragma omp parallel for schedule(static)
-    for (int e = e0; e < e1; e++) gale_kb_grad_h(km, e, s, in, p, out);
-    TSTOP(KT_GRAD);
-}
-
-void gale_k_col_explicit(const gale_kmesh_t *km, int c0, int c1, double cw, const double *w,
-                         const double *b, const double *p, double *rb, double *ws)
-{
-    TSTART;
-#pragma omp parallel for schedule(static)
-    for (int c = c0; c < c1; c++) gale_kb_col_explicit(km, c, cw, w, b, p, rb, ws);
-    TSTOP(KT_COLEXP);
-}
-
-void gale_k_col_backsub(const gale_kmesh_t *km, int c0, int c1, const double *p,
-                        const double *ws, const double *rb, double *w, double *b)
-{
-    TSTART;
-#pragma omp parallel for schedule(static)
-    for (int c = c0; c < c1; c++) gale_kb_col_backsub(km, c, p, ws, rb, w, b);
-    TSTOP(KT_BACKSUB);
-}
-
-void gale_k_rhs(const gale_kmesh_t *km, int c0, int c1, const double *p, const double *fu,
-                const double *fw, double *rhs)
-{
-    TSTART;
-#pragma omp parallel for schedule(static)
-    for (int c = c0; c < c1; c++) gale_kb_rhs(km, c, p, fu, fw, rhs);
-    TSTOP(KT_RHS);
-}
-
-/* ---- the mixed system (docs/numerics.md) ---- */
-
-void gale_k_mix_u(const gale_kmesh_t *km, int e0, int e1, double a, double s, const double *u,
-                  const double *p, double *yu)
-{
-    TSTART;
-#pragma omp parallel for schedule(static)
-    for (int e = e0; e < e1; e++) gale_kb_mix_u(km, e, a, s, u, p, yu);
-    TSTOP(KT_MIX);
-}
-
-void gale_k_mix_col(const gale_kmesh_t *km, int c0, int c1, double a, double s, const double *u,
-                    const double *w, const double *b, const double *p, double *yw, double *yb,
-                    double *yp)
-{
-    TSTART;
-#pragma omp parallel for schedule(static)
-    for (int c = c0; c < c1; c++) gale_kb_mix_col(km, c, a, s, u, w, b, p, yw, yb, yp);
-    TSTOP(KT_MIX);
-}
-
-void gale_k_schur_u(const gale_kmesh_t *km, int e0, int e1, const double *r_u, double *ru)
-{
-    TSTART;
-#pragma omp parallel for schedule(static)
-    for (int e = e0; e < e1; e++) gale_kb_schur_u(km, e, r_u, ru);
-    TSTOP(KT_SCHUR);
-}
-
-void gale_k_schur_col(const gale_kmesh_t *km, int c0, int c1, const double *ru,
-                      const double *r_w, const double *r_b, const double *r_p, double *rb,
-                      double *ws, double *h)
-{
-    TSTART;
-#pragma omp parallel for schedule(static)
-    for (int c = c0; c < c1; c++) gale_kb_schur_col(km, c, ru, r_w, r_b, r_p, rb, ws, h);
-    TSTOP(KT_SCHUR);
-}
-
-/* ---- vectors: whole column blocks, padding included (it stays zero) ---- */
-
-void gale_k_axpby(int prec, int c0, int c1, int stride, double a, const void *x, double b,
-                  const void *y, void *out)
-{
-    TSTART;
-    size_t i0 = (size_t)c0 * stride, i1 = (size_t)c1 * stride;
-    if (prec == GALE_F64) {
-        const double *xd = x, *yd = y;
-        double *od = out;
-#pragma omp parallel for simd schedule(static)
-        for (size_t i = i0; i < i1; i++) gale_kb_axpby_d(i, a, xd, b, yd, od);
-    } else {
-        const float *xf = x, *yf = y;
-        float *of = out;
-        const float af = (float)a, bf = (float)b;
-#pragma omp parallel for simd schedule(static)
-        for (size_t i = i0; i < i1; i++) gale_kb_axpby_f(i, af, xf, bf, yf, of);
+/* Threads over columns (static schedule: a column always runs whole on one
+ * thread), SIMD over levels inside the bodies; whole column blocks as one
+ * SIMD loop (FLAT); batches of GALE_LANES columns with a per-thread scratch
+ * (BATCH: the tridiagonal solve's transposed batch and the smoother's
+ * residual column). */
+#define GALE_KLOOP_CELLS(devptrs, body)                                                    \
+    _Pragma("omp parallel for schedule(static)") for (int i = i0; i < i1; i++) { body; }
+#define GALE_KLOOP_EDGES(devptrs, body) GALE_KLOOP_CELLS(devptrs, body)
+#define GALE_KLOOP_FLAT(devptrs, body)                                                     \
+    _Pragma("omp parallel for simd schedule(static)") for (size_t i = fi0; i < fi1; i++) { body; }
+#define GALE_KLOOP_BATCH(devptrs, body)                                                    \
+    _Pragma("omp parallel") {                                                              \
+        void *const T = (char *)im->scratch + im->per_thread * (size_t)omp_get_thread_num(); \
+        _Pragma("omp for schedule(static)") for (int i = b0; i < b1; i++) {                \
+            int l0, l1;                                                                    \
+            gale_kb_batch_lanes(i, i0, i1, &l0, &l1);                                      \
+            body;                                                                          \
+        }                                                                                  \
     }
-    TSTOP(KT_VEC);
-}
 
-void gale_k_copy(int prec, int c0, int c1, int stride, const void *x, void *out)
+void gale_k_run(int id, const gale_kargs_t *ka_, int i0, int i1)
 {
+    if (i1 <= i0) return;
     TSTART;
-    size_t es = prec == GALE_F64 ? 8 : 4;
-    memcpy((char *)out + (size_t)c0 * stride * es, (const char *)x + (size_t)c0 * stride * es,
-           (size_t)(c1 - c0) * stride * es);
-    TSTOP(KT_VEC);
-}
-
-void gale_k_convert(int prec_in, const void *x, int prec_out, void *out, int c0, int c1,
-                    int stride)
-{
-    TSTART;
-    size_t i0 = (size_t)c0 * stride, i1 = (size_t)c1 * stride;
-    if (prec_in == prec_out) {
-        size_t es = prec_in == GALE_F64 ? 8 : 4;
-        memcpy((char *)out + i0 * es, (const char *)x + i0 * es, (i1 - i0) * es);
-    } else if (prec_in == GALE_F64) {
-        const double *xd = x;
-        float *of = out;
-#pragma omp parallel for simd schedule(static)
-        for (size_t i = i0; i < i1; i++) gale_kb_to_f(i, xd, of);
-    } else {
-        const float *xf = x;
-        double *od = out;
-#pragma omp parallel for simd schedule(static)
-        for (size_t i = i0; i < i1; i++) gale_kb_to_d(i, xf, od);
-    }
-    TSTOP(KT_VEC);
-}
-
-/* ---- solver operators ---- */
-
-void gale_k_helmholtz(const gale_kmesh_t *km, int prec, int c0, int c1, const void *x, void *y)
-{
-    TSTART;
-    if (prec == GALE_F64) {
-#pragma omp parallel for schedule(static)
-        for (int c = c0; c < c1; c++) gale_kb_helmholtz_d(km, c, x, y);
-    } else {
-#pragma omp parallel for schedule(static)
-        for (int c = c0; c < c1; c++) gale_kb_helmholtz_f(km, c, x, y);
-    }
-    TSTOP(KT_HELM);
-}
-
-void gale_k_pc_diag(const gale_kmesh_t *km, int prec, int c0, int c1, const void *r, void *z)
-{
-    TSTART;
-    if (prec == GALE_F64) {
-#pragma omp parallel for schedule(static)
-        for (int c = c0; c < c1; c++) gale_kb_pc_diag_d(km, c, r, z);
-    } else {
-#pragma omp parallel for schedule(static)
-        for (int c = c0; c < c1; c++) gale_kb_pc_diag_f(km, c, r, z);
-    }
-    TSTOP(KT_PC);
-}
-
-void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const void *r, void *z)
-{
-    TSTART;
-    const cpu_impl_t *im = km->impl;
-    const int L = GALE_LANES, b0 = c0 / L, b1 = (c1 + L - 1) / L;
-#pragma omp parallel
-    {
-        void *t = (char *)im->scratch + im->per_thread * (size_t)omp_get_thread_num();
-#pragma omp for schedule(static)
-        for (int b = b0; b < b1; b++) {
-            int l0, l1;
-            gale_kb_batch_lanes(b, c0, c1, &l0, &l1);
-            if (prec == GALE_F64) gale_kb_tridiag_batch_d(km, b, l0, l1, r, z, t);
-            else gale_kb_tridiag_batch_f(km, b, l0, l1, r, z, t);
-        }
-    }
-    TSTOP(KT_PC);
-}
-
-/* ---- multigrid ---- */
-
-void gale_k_residual(const gale_kmesh_t *km, int prec, int c0, int c1, const void *x,
-                     const void *b, void *r)
-{
-    TSTART;
-    if (prec == GALE_F64) {
-#pragma omp parallel for schedule(static)
-        for (int c = c0; c < c1; c++) gale_kb_residual_d(km, c, x, b, r);
-    } else {
-#pragma omp parallel for schedule(static)
-        for (int c = c0; c < c1; c++) gale_kb_residual_f(km, c, x, b, r);
-    }
-    TSTOP(KT_HELM);
-}
-
-void gale_k_smooth(const gale_kmesh_t *km, int prec, int c0, int c1, double rho, const void *x,
-                   const void *b, void *xn)
-{
-    TSTART;
-    const cpu_impl_t *im = km->impl;
-    const int L = GALE_LANES, b0 = c0 / L, b1 = (c1 + L - 1) / L;
-    const size_t nt = (size_t)km->nlev * L;
-#pragma omp parallel
-    {
-        void *t = (char *)im->scratch + im->per_thread * (size_t)omp_get_thread_num();
-#pragma omp for schedule(static)
-        for (int bt = b0; bt < b1; bt++) {
-            int l0, l1;
-            gale_kb_batch_lanes(bt, c0, c1, &l0, &l1);
-            if (prec == GALE_F64)
-                gale_kb_smooth_batch_d(km, bt, l0, l1, rho, x, b, xn, t, (double *)t + nt);
-            else
-                gale_kb_smooth_batch_f(km, bt, l0, l1, (float)rho, x, b, xn, t, (float *)t + nt);
-        }
-    }
-    TSTOP(KT_SMOOTH);
-}
-
-void gale_k_restrict(const gale_kmesh_t *kmc, int prec, int c0, int c1, const void *fine,
-                     void *coarse)
-{
-    TSTART;
-    if (prec == GALE_F64) {
-#pragma omp parallel for schedule(static)
-        for (int c = c0; c < c1; c++) gale_kb_restrict_d(kmc, c, fine, coarse);
-    } else {
-#pragma omp parallel for schedule(static)
-        for (int c = c0; c < c1; c++) gale_kb_restrict_f(kmc, c, fine, coarse);
-    }
-    TSTOP(KT_GRID);
-}
-
-void gale_k_prolong(const gale_kmesh_t *kmc, int prec, int c0, int c1, const void *coarse,
-                    void *fine)
-{
-    TSTART;
-    if (prec == GALE_F64) {
-#pragma omp parallel for schedule(static)
-        for (int c = c0; c < c1; c++) gale_kb_prolong_d(kmc, c, coarse, fine);
-    } else {
-#pragma omp parallel for schedule(static)
-        for (int c = c0; c < c1; c++) gale_kb_prolong_f(kmc, c, coarse, fine);
-    }
-    TSTOP(KT_GRID);
+    const gale_kmesh_t *const KM = ka_->km;
+    const gale_ktr_t *const TR = ka_->tr;
+    const gale_knl_t *const NK = ka_->nk;
+    const cpu_impl_t *im = KM ? KM->impl : NULL;
+    const size_t fi0 = (size_t)i0 * ka_->flat, fi1 = (size_t)i1 * ka_->flat;
+    const int b0 = i0 / GALE_LANES, b1 = (i1 + GALE_LANES - 1) / GALE_LANES;
+    (void)TR, (void)NK, (void)im, (void)fi0, (void)fi1, (void)b0, (void)b1;
+#include "gale_kdispatch.h"
+    TSTOP_BYTES(id, gale_k_launch_bytes(id, ka_, i0, i1));
 }
 
 /* ---- global-sum local parts ---- */
@@ -334,7 +127,10 @@ void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair
         for (int t = 0; t < nt; t++)
             for (int j = 0; j < npair; j++) gale_kb_dot_fold(&acc[j], &part[t][j]);
     }
-    TSTOP(KT_DOT);
+    double bytes = 0;
+    for (int j = 0; j < npair; j++)
+        bytes += (double)(c1 - c0) * (k1 - k0) * (prec == GALE_F64 ? 8 : 4) * (pairs[j].y == pairs[j].x ? 1 : 2);
+    TSTOP_BYTES(GALE_K_dots, bytes);
 }
 
 double gale_k_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x, int *bad_col,
@@ -352,7 +148,7 @@ double gale_k_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x
         *bad_lev = gale_kb_maxabs_bad_lev(x + (size_t)bc * stride, k0, k1);
         m = NAN;
     }
-    TSTOP(KT_CHECK);
+    TSTOP_BYTES(GALE_K_checks, (double)(c1 - c0) * (k1 - k0) * sizeof(double));
     return m;
 }
 
@@ -406,3 +202,32 @@ void gale_k_halo_unpack(void *kh, void *field, int stride, int elem, int nlev, c
 }
 
 void gale_k_halo_detach(void *kh) {}
+
+/* ---- the nonlinear core's and the transport's static data: host memory
+ * is the only memory, so the kernels read them as they are ---- */
+
+int gale_knl_init(gale_knl_t *nk)
+{
+    nk->impl = NULL;
+    return GALE_OK;
+}
+int gale_knl_set_profile(gale_knl_t *nk) { return GALE_OK; }
+void gale_knl_finalize(gale_knl_t *nk) { nk->impl = NULL; }
+
+int gale_ktr_init(gale_ktr_t *tr, const gale_kmesh_t *km)
+{
+    tr->impl = NULL;
+    return GALE_OK;
+}
+void gale_ktr_finalize(gale_ktr_t *tr) { tr->impl = NULL; }
+
+void gale_k_tr_minmax(int c0, int c1, int nl, int stride, const double *x, double *mn, double *mx)
+{
+    TSTART;
+    double a = INFINITY, b = -INFINITY;
+#pragma omp parallel for schedule(static) reduction(min : a) reduction(max : b)
+    for (int c = c0; c < c1; c++) gale_kb_tr_minmax(c, nl, stride, x, &a, &b);
+    *mn = a;
+    *mx = b;
+    TSTOP_BYTES(GALE_K_minmax, (double)(c1 > c0 ? c1 - c0 : 0) * nl * sizeof(double));
+}

@@ -6,6 +6,8 @@
 #define GALE_KOFFLOAD_H
 
 #include "gale_kernels.h" /* gale_kmesh_t */
+#include "gale_knl.h"
+#include "gale_ktransport.h"
 
 #include <stddef.h>
 
@@ -52,6 +54,12 @@ void gale_koff_count_const(double h2d);
 const gale_kmesh_t *gale_koff_kmesh_at(const gale_kmesh_t *km, const char *file, int line,
                                        const char *func);
 #define gale_koff_kmesh(km) gale_koff_kmesh_at((km), __FILE__, __LINE__, __func__)
+
+/* The transport's and the nonlinear core's static data as the kernels see
+ * them (gale_ktr_init's and gale_knl_init's copies: on the device, or host
+ * copies in unified memory); pass them with is_device_ptr. */
+const gale_ktr_t *gale_koff_ktr(const gale_ktr_t *tr);
+const gale_knl_t *gale_koff_knl(const gale_knl_t *nk);
 
 /* The HIP runtime's word on AMD GPU `ordinal` (hip_query.c, built with
  * GALE_HIP=ON): 0, or -1 with the reason in runtime (no GPU, no driver). */

@@ -21,7 +21,7 @@
 
 #include <omp.h>
 
-#include "gale_kbodies.h"
+#include "gale_kdesc.h"
 #include "gale_ktimers.h"
 
 #include <limits.h>
@@ -69,7 +69,7 @@ typedef struct {
 static int nkmesh; /* kmeshes initialised and not finalised */
 #define KD(km) (((const off_impl_t *)(km)->impl)->kd)
 
-static int kt[KT_N]; /* kernel timers (gale_ktimers.h) */
+static int kt[GALE_K_N]; /* kernel timers (gale_ktimers.h) */
 
 const char *gale_k_name(void) { return "offload-" GALE_OFFLOAD_TARGET; }
 
@@ -298,7 +298,7 @@ int gale_k_init(gale_kmesh_t *km)
         if (gale_k_configure(&o, &dv, msg, sizeof msg) != GALE_OK)
             GALE_ERROR(GALE_ERR_INPUT, "%s", msg);
     }
-    gale_kt_register(kt, gale_kt_names, KT_N);
+    gale_k_timers_register(kt);
     off_impl_t *im = NULL;
     GALE_ALLOC(im, 1);
     const size_t nl = km->nlev, sc = km->sc, nc = km->ncell, ne = km->nedge,
@@ -426,302 +426,51 @@ int gale_k_field_to_device(gale_field_t *f)
 
 void gale_k_transfers(gale_kxfer_t *x) { *x = g.x; }
 
-/* ---- dynamics ---- */
-
-void gale_k_grad_h(const gale_kmesh_t *km, int e0, int e1, double s, const double *in,
-                   const double *p, double *out)
-{
-    if (e1 <= e0) return;
-    TSTART;
-    const gale_kmesh_t *kd = KD(km);
-    const double *din = dptr(in), *dpp = dptr(p);
-    double *dout = dptr(out);
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, din, dpp, dout)
-    for (int e = e0; e < e1; e++) gale_kb_grad_h(kd, e, s, din, dpp, dout);
-    TSTOP(KT_GRAD);
-}
-
-void gale_k_col_explicit(const gale_kmesh_t *km, int c0, int c1, double cw, const double *w,
-                         const double *b, const double *p, double *rb, double *ws)
-{
-    if (c1 <= c0) return;
-    TSTART;
-    const gale_kmesh_t *kd = KD(km);
-    const double *dw = dptr(w), *db = dptr(b), *dpp = dptr(p);
-    double *drb = dptr(rb), *dws = dptr(ws);
-#pragma omp target teams distribute parallel for device(g.dev) \
-    is_device_ptr(kd, dw, db, dpp, drb, dws)
-    for (int c = c0; c < c1; c++) gale_kb_col_explicit(kd, c, cw, dw, db, dpp, drb, dws);
-    TSTOP(KT_COLEXP);
-}
-
-void gale_k_col_backsub(const gale_kmesh_t *km, int c0, int c1, const double *p,
-                        const double *ws, const double *rb, double *w, double *b)
-{
-    if (c1 <= c0) return;
-    TSTART;
-    const gale_kmesh_t *kd = KD(km);
-    const double *dpp = dptr(p), *dws = dptr(ws), *drb = dptr(rb);
-    double *dw = dptr(w), *db = dptr(b);
-#pragma omp target teams distribute parallel for device(g.dev) \
-    is_device_ptr(kd, dpp, dws, drb, dw, db)
-    for (int c = c0; c < c1; c++) gale_kb_col_backsub(kd, c, dpp, dws, drb, dw, db);
-    TSTOP(KT_BACKSUB);
-}
-
-void gale_k_rhs(const gale_kmesh_t *km, int c0, int c1, const double *p, const double *fu,
-                const double *fw, double *rhs)
-{
-    if (c1 <= c0) return;
-    TSTART;
-    const gale_kmesh_t *kd = KD(km);
-    const double *dpp = dptr(p), *dfu = dptr(fu), *dfw = dptr(fw);
-    double *dr = dptr(rhs);
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dpp, dfu, dfw, dr)
-    for (int c = c0; c < c1; c++) gale_kb_rhs(kd, c, dpp, dfu, dfw, dr);
-    TSTOP(KT_RHS);
-}
-
-/* ---- the mixed system (docs/numerics.md) ---- */
-
-void gale_k_mix_u(const gale_kmesh_t *km, int e0, int e1, double a, double s, const double *u,
-                  const double *p, double *yu)
-{
-    if (e1 <= e0) return;
-    TSTART;
-    const gale_kmesh_t *kd = KD(km);
-    const double *du = u ? dptr(u) : NULL, *dpp = p ? dptr(p) : NULL;
-    double *dy = dptr(yu);
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, du, dpp, dy)
-    for (int e = e0; e < e1; e++) gale_kb_mix_u(kd, e, a, s, du, dpp, dy);
-    TSTOP(KT_MIX);
-}
-
-void gale_k_mix_col(const gale_kmesh_t *km, int c0, int c1, double a, double s, const double *u,
-                    const double *w, const double *b, const double *p, double *yw, double *yb,
-                    double *yp)
-{
-    if (c1 <= c0) return;
-    TSTART;
-    const gale_kmesh_t *kd = KD(km);
-    const double *du = dptr(u), *dw = dptr(w), *db = dptr(b), *dpp = dptr(p);
-    double *dyw = dptr(yw), *dyb = dptr(yb), *dyp = dptr(yp);
-#pragma omp target teams distribute parallel for device(g.dev) \
-    is_device_ptr(kd, du, dw, db, dpp, dyw, dyb, dyp)
-    for (int c = c0; c < c1; c++) gale_kb_mix_col(kd, c, a, s, du, dw, db, dpp, dyw, dyb, dyp);
-    TSTOP(KT_MIX);
-}
-
-void gale_k_schur_u(const gale_kmesh_t *km, int e0, int e1, const double *r_u, double *ru)
-{
-    if (e1 <= e0) return;
-    TSTART;
-    const gale_kmesh_t *kd = KD(km);
-    const double *dr = dptr(r_u);
-    double *dru = dptr(ru);
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dr, dru)
-    for (int e = e0; e < e1; e++) gale_kb_schur_u(kd, e, dr, dru);
-    TSTOP(KT_SCHUR);
-}
-
-void gale_k_schur_col(const gale_kmesh_t *km, int c0, int c1, const double *ru,
-                      const double *r_w, const double *r_b, const double *r_p, double *rb,
-                      double *ws, double *h)
-{
-    if (c1 <= c0) return;
-    TSTART;
-    const gale_kmesh_t *kd = KD(km);
-    const double *dru = dptr(ru), *drw = dptr(r_w), *drb = dptr(r_b), *drp = dptr(r_p);
-    double *dbo = dptr(rb), *dws = dptr(ws), *dh = dptr(h);
-#pragma omp target teams distribute parallel for device(g.dev) \
-    is_device_ptr(kd, dru, drw, drb, drp, dbo, dws, dh)
-    for (int c = c0; c < c1; c++) gale_kb_schur_col(kd, c, dru, drw, drb, drp, dbo, dws, dh);
-    TSTOP(KT_SCHUR);
-}
-
-/* ---- vectors: whole column blocks, padding included (it stays zero) ---- */
-
-void gale_k_axpby(int prec, int c0, int c1, int stride, double a, const void *x, double b,
-                  const void *y, void *out)
-{
-    if (c1 <= c0) return;
-    TSTART;
-    const size_t i0 = (size_t)c0 * stride, i1 = (size_t)c1 * stride;
-    const void *dx = dptr(x), *dy = dptr(y);
-    void *dout = dptr(out);
-    if (prec == GALE_F64) {
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(dx, dy, dout)
-        for (size_t i = i0; i < i1; i++) gale_kb_axpby_d(i, a, dx, b, dy, dout);
-    } else {
-        const float af = (float)a, bf = (float)b;
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(dx, dy, dout)
-        for (size_t i = i0; i < i1; i++) gale_kb_axpby_f(i, af, dx, bf, dy, dout);
+/* ---- the described kernels (gale_kdesc.h, gale_kdispatch.h) ----
+ * One device thread per column (cells, edges), per element (FLAT) or per
+ * batch of GALE_LANES columns with its own scratch from the kmesh's pool
+ * (BATCH); the bodies get the kernel addresses of the fields (dptr), of the
+ * kmesh (KD) and of the transport's and nonlinear core's static data. */
+#define GALE_KLOOP_CELLS(devptrs, body)                                                    \
+    GALE_PP_PRAGMA(omp target teams distribute parallel for device(dev_)                   \
+                       is_device_ptr(KM, TR, NK GALE_PP_UNPAREN devptrs))                  \
+    for (int i = i0; i < i1; i++) { body; }
+#define GALE_KLOOP_EDGES(devptrs, body) GALE_KLOOP_CELLS(devptrs, body)
+#define GALE_KLOOP_FLAT(devptrs, body)                                                     \
+    GALE_PP_PRAGMA(omp target teams distribute parallel for device(dev_)                   \
+                       is_device_ptr(KM GALE_PP_UNPAREN devptrs))                          \
+    for (size_t i = fi0; i < fi1; i++) { body; }
+#define GALE_KLOOP_BATCH(devptrs, body)                                                    \
+    GALE_PP_PRAGMA(omp target teams distribute parallel for device(dev_)                   \
+                       is_device_ptr(KM, TR, NK, pool_ GALE_PP_UNPAREN devptrs))           \
+    for (int i = b0; i < b1; i++) {                                                        \
+        int l0, l1;                                                                        \
+        gale_kb_batch_lanes(i, i0, i1, &l0, &l1);                                          \
+        void *const T = pool_ + (size_t)i * per_;                                          \
+        body;                                                                              \
     }
-    TSTOP(KT_VEC);
-}
 
-void gale_k_copy(int prec, int c0, int c1, int stride, const void *x, void *out)
+void gale_k_run(int id, const gale_kargs_t *a, int i0, int i1)
 {
-    gale_k_convert(prec, x, prec, out, c0, c1, stride);
-}
-
-void gale_k_convert(int prec_in, const void *x, int prec_out, void *out, int c0, int c1,
-                    int stride)
-{
-    if (c1 <= c0) return;
+    if (i1 <= i0) return;
     TSTART;
-    const size_t i0 = (size_t)c0 * stride, i1 = (size_t)c1 * stride;
-    const void *dx = dptr(x);
-    void *dout = dptr(out);
-    const int k = prec_in * 2 + prec_out; /* 0 d->d, 1 d->f, 2 f->d, 3 f->f */
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(dx, dout)
-    for (size_t i = i0; i < i1; i++) {
-        if (k == 0) gale_kb_copy_d(i, dx, dout);
-        else if (k == 1) gale_kb_to_f(i, dx, dout);
-        else if (k == 2) gale_kb_to_d(i, dx, dout);
-        else gale_kb_copy_f(i, dx, dout);
-    }
-    TSTOP(KT_VEC);
-}
-
-/* ---- solver operators ---- */
-
-void gale_k_helmholtz(const gale_kmesh_t *km, int prec, int c0, int c1, const void *x, void *y)
-{
-    if (c1 <= c0) return;
-    TSTART;
-    const gale_kmesh_t *kd = KD(km);
-    const void *dx = dptr(x);
-    void *dy = dptr(y);
-    if (prec == GALE_F64) {
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dx, dy)
-        for (int c = c0; c < c1; c++) gale_kb_helmholtz_d(kd, c, dx, dy);
-    } else {
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dx, dy)
-        for (int c = c0; c < c1; c++) gale_kb_helmholtz_f(kd, c, dx, dy);
-    }
-    TSTOP(KT_HELM);
-}
-
-void gale_k_pc_diag(const gale_kmesh_t *km, int prec, int c0, int c1, const void *r, void *z)
-{
-    if (c1 <= c0) return;
-    TSTART;
-    const gale_kmesh_t *kd = KD(km);
-    const void *dr = dptr(r);
-    void *dz = dptr(z);
-    if (prec == GALE_F64) {
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dr, dz)
-        for (int c = c0; c < c1; c++) gale_kb_pc_diag_d(kd, c, dr, dz);
-    } else {
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dr, dz)
-        for (int c = c0; c < c1; c++) gale_kb_pc_diag_f(kd, c, dr, dz);
-    }
-    TSTOP(KT_PC);
-}
-
-/* One device thread per batch; batch b transposes into its own slice of the
- * scratch pool, so no thread needs a stack array (small on GPUs). */
-void gale_k_pc_tridiag(const gale_kmesh_t *km, int prec, int c0, int c1, const void *r, void *z)
-{
-    if (c1 <= c0) return;
-    TSTART;
-    const gale_kmesh_t *kd = KD(km);
-    const int L = GALE_LANES, b0 = c0 / L, b1 = (c1 + L - 1) / L;
-    const size_t per = (size_t)km->nlev * L;
-    const void *dr = dptr(r);
-    void *dz = dptr(z), *pool = ((off_impl_t *)km->impl)->scratch;
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dr, dz, pool)
-    for (int b = b0; b < b1; b++) {
-        int l0, l1;
-        gale_kb_batch_lanes(b, c0, c1, &l0, &l1);
-        if (prec == GALE_F64) gale_kb_tridiag_batch_d(kd, b, l0, l1, dr, dz, (double *)pool + b * per);
-        else gale_kb_tridiag_batch_f(kd, b, l0, l1, dr, dz, (float *)pool + b * per);
-    }
-    TSTOP(KT_PC);
-}
-
-/* ---- multigrid: every level's fields and maps stay on the device ---- */
-
-void gale_k_residual(const gale_kmesh_t *km, int prec, int c0, int c1, const void *x,
-                     const void *b, void *r)
-{
-    if (c1 <= c0) return;
-    TSTART;
-    const gale_kmesh_t *kd = KD(km);
-    const void *dx = dptr(x), *db = dptr(b);
-    void *dr = dptr(r);
-    if (prec == GALE_F64) {
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dx, db, dr)
-        for (int c = c0; c < c1; c++) gale_kb_residual_d(kd, c, dx, db, dr);
-    } else {
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dx, db, dr)
-        for (int c = c0; c < c1; c++) gale_kb_residual_f(kd, c, dx, db, dr);
-    }
-    TSTOP(KT_HELM);
-}
-
-/* One device thread per batch, each with its slice of the scratch pool. */
-void gale_k_smooth(const gale_kmesh_t *km, int prec, int c0, int c1, double rho, const void *x,
-                   const void *b, void *xn)
-{
-    if (c1 <= c0) return;
-    TSTART;
-    const gale_kmesh_t *kd = KD(km);
-    const int L = GALE_LANES, b0 = c0 / L, b1 = (c1 + L - 1) / L;
-    const size_t nt = (size_t)km->nlev * L, per = nt + (size_t)km->sc;
-    const void *dx = x ? dptr(x) : NULL, *db = dptr(b);
-    void *dxn = dptr(xn), *pool = ((off_impl_t *)km->impl)->scratch;
-    const float rf = (float)rho;
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dx, db, dxn, pool)
-    for (int bt = b0; bt < b1; bt++) {
-        int l0, l1;
-        gale_kb_batch_lanes(bt, c0, c1, &l0, &l1);
-        if (prec == GALE_F64) {
-            double *t = (double *)pool + bt * per;
-            gale_kb_smooth_batch_d(kd, bt, l0, l1, rho, dx, db, dxn, t, t + nt);
-        } else {
-            float *t = (float *)pool + bt * per;
-            gale_kb_smooth_batch_f(kd, bt, l0, l1, rf, dx, db, dxn, t, t + nt);
-        }
-    }
-    TSTOP(KT_SMOOTH);
-}
-
-void gale_k_restrict(const gale_kmesh_t *kmc, int prec, int c0, int c1, const void *fine,
-                     void *coarse)
-{
-    if (c1 <= c0) return;
-    TSTART;
-    const gale_kmesh_t *kd = KD(kmc);
-    const void *df = dptr(fine);
-    void *dc = dptr(coarse);
-    if (prec == GALE_F64) {
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, df, dc)
-        for (int c = c0; c < c1; c++) gale_kb_restrict_d(kd, c, df, dc);
-    } else {
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, df, dc)
-        for (int c = c0; c < c1; c++) gale_kb_restrict_f(kd, c, df, dc);
-    }
-    TSTOP(KT_GRID);
-}
-
-void gale_k_prolong(const gale_kmesh_t *kmc, int prec, int c0, int c1, const void *coarse,
-                    void *fine)
-{
-    if (c1 <= c0) return;
-    TSTART;
-    const gale_kmesh_t *kd = KD(kmc);
-    const void *dc = dptr(coarse);
-    void *df = dptr(fine);
-    if (prec == GALE_F64) {
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dc, df)
-        for (int c = c0; c < c1; c++) gale_kb_prolong_d(kd, c, dc, df);
-    } else {
-#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(kd, dc, df)
-        for (int c = c0; c < c1; c++) gale_kb_prolong_f(kd, c, dc, df);
-    }
-    TSTOP(KT_GRID);
+    gale_kargs_t d = *a;
+    for (int j = 0; j < GALE_KMAXF; j++) d.f[j].p = dptr(a->f[j].p);
+    const gale_kargs_t *const ka_ = &d;
+    const gale_kmesh_t *const KM = a->km ? KD(a->km) : NULL;
+    const gale_ktr_t *const TR = a->tr ? gale_koff_ktr(a->tr) : NULL;
+    const gale_knl_t *const NK = a->nk ? gale_koff_knl(a->nk) : NULL;
+    const int dev_ = g.dev;
+    /* per batch: the transposed columns and the smoother's residual column */
+    char *const pool_ = a->km ? ((off_impl_t *)a->km->impl)->scratch : NULL;
+    const size_t per_ = a->km ? ((size_t)a->km->nlev * GALE_LANES + (size_t)a->km->sc) *
+                                    (a->prec == GALE_F64 ? sizeof(double) : sizeof(float))
+                              : 0;
+    const size_t fi0 = (size_t)i0 * a->flat, fi1 = (size_t)i1 * a->flat;
+    const int b0 = i0 / GALE_LANES, b1 = (i1 + GALE_LANES - 1) / GALE_LANES;
+    (void)fi0, (void)fi1, (void)b0, (void)b1, (void)pool_, (void)per_;
+#include "gale_kdispatch.h"
+    TSTOP_BYTES(id, gale_k_launch_bytes(id, a, i0, i1));
 }
 
 /* ---- global-sum local parts ---- */
@@ -771,7 +520,11 @@ void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair
             gale_kb_dot_fold(&acc[j], &part);
         }
     }
-    TSTOP(KT_DOT);
+    double bytes = 0;
+    for (int j = 0; j < npair; j++)
+        bytes += (double)(c1 - c0) * (k1 - k0) * (prec == GALE_F64 ? 8 : 4) *
+                 (pairs[j].y == pairs[j].x ? 1 : 2);
+    TSTOP_BYTES(GALE_K_dots, bytes);
 }
 
 double gale_k_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x, int *bad_col,
@@ -799,7 +552,7 @@ double gale_k_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x
         *bad_lev = lev;
         m = NAN;
     }
-    TSTOP(KT_CHECK);
+    TSTOP_BYTES(GALE_K_checks, (double)(c1 - c0) * (k1 - k0) * sizeof(double));
     return m;
 }
 

@@ -1,16 +1,13 @@
-/* Offload launch layer of the nonlinear core's kernels: the bodies of
- * gale_kbodies_nl.h as target regions, one device thread per column or
- * edge, on the device and with the residency scheme of launch.c
- * (gale_koffload.h); the dispatch is the one shared with the CPU layer
- * (gale_knl_switch.h). The bodies read the whole kmesh, so they get
- * gale_k_init's device copy of it (gale_koff_kmesh). */
+/* Offload launch layer of the nonlinear core's static data: its device copy
+ * (or, in unified memory, a host copy with host addresses), which the
+ * kernels of gale_kbodies_nl.h read through gale_k_run (launch.c) with the
+ * residency scheme of launch.c (gale_koffload.h). */
 #include "gale_base.h"
 #include "gale_koffload.h" /* GALE_SIMD, before the body headers */
 
 #include <omp.h>
 
 #include "gale_kbodies_nl.h"
-#include "gale_ktimers.h"
 
 /* The nonlinear core's static data as the kernels see it (device addresses,
  * or host ones in unified memory). */
@@ -19,7 +16,6 @@ typedef struct {
     int on_device; /* nd was allocated on the device */
 } nl_impl_t;
 
-static int kt[GALE_NL_NK]; /* kernel timers (gale_ktimers.h) */
 #define IMPL(nk) ((const nl_impl_t *)(nk)->impl)
 
 static size_t prof_bytes(const gale_knl_t *nk)
@@ -29,7 +25,6 @@ static size_t prof_bytes(const gale_knl_t *nk)
 
 int gale_knl_init(gale_knl_t *nk)
 {
-    gale_kt_register(kt, gale_knl_names, GALE_NL_NK);
     const size_t nc = nk->ncell, ne = nk->nedge, D = sizeof(double);
     gale_koff_map(nk->prof, prof_bytes(nk));
     gale_koff_map(nk->fcor, nc * D);
@@ -90,25 +85,4 @@ void gale_knl_finalize(gale_knl_t *nk)
     nk->impl = NULL;
 }
 
-void gale_k_nl(int id, const gale_kmesh_t *km, const gale_knl_t *nk, int i0, int i1,
-               const double s[2], double *const f[GALE_NL_MAXF])
-{
-    if (i1 <= i0) return;
-    TSTART;
-    const int dev = gale_koff_dev();
-    const gale_kmesh_t *kd = gale_koff_kmesh(km);
-    const gale_knl_t *nd = IMPL(nk)->nd;
-    double *F0 = gale_koff_ptr(f[0]), *F1 = gale_koff_ptr(f[1]), *F2 = gale_koff_ptr(f[2]),
-           *F3 = gale_koff_ptr(f[3]), *F4 = gale_koff_ptr(f[4]), *F5 = gale_koff_ptr(f[5]),
-           *F6 = gale_koff_ptr(f[6]), *F7 = gale_koff_ptr(f[7]);
-    const double s0 = s[0], s1 = s[1];
-/* _Pragma takes one string literal, not a concatenation */
-#define GALE_NL_PRAGMA \
-    _Pragma("omp target teams distribute parallel for device(dev) is_device_ptr(kd, nd, F0, F1, F2, F3, F4, F5, F6, F7)")
-#define GALE_NL_FOR(i, i0, i1) GALE_NL_PRAGMA for (int i = i0; i < i1; i++)
-#include "gale_knl_switch.h"
-#undef GALE_NL_FOR
-#undef GALE_NL_PRAGMA
-    (void)s1;
-    TSTOP(id);
-}
+const gale_knl_t *gale_koff_knl(const gale_knl_t *nk) { return IMPL(nk)->nd; }

@@ -9,9 +9,9 @@
  *    computation), or inner then boundary cells around an exchange
  *    ([halo] overlap);
  *  - global reductions: one call per reduction, reproducible or plain.
- * A kernel is described once (gale_psy_kernel_t: access and stencil depth
- * per field argument, the entity it iterates over); psy/kernels.c holds the
- * descriptions and the typed launches below.
+ * A kernel is described once, beside its body (gale_kdesc.h: access,
+ * location and stencil depth per argument, the entity it iterates over);
+ * the typed launches below are derived from those rows (psy/kernels.c).
  *
  * Every launch is collective over the ranks when it may exchange (all ranks
  * make the same launches in the same order, so they agree on validity and
@@ -20,9 +20,7 @@
 #define GALE_PSY_H
 
 #include "gale_halo.h"
-#include "gale_kernels.h"
-#include "gale_knl.h"
-#include "gale_ktransport.h"
+#include "gale_kdesc.h"
 
 #include <mpi.h>
 
@@ -77,90 +75,68 @@ int gale_psy_local(const gale_psy_t *p, gale_loc_t loc);
 int gale_psy_cell_edges(const gale_psy_t *p);
 int gale_psy_stencil_cells(const gale_psy_t *p);
 
-/* ---- kernel descriptions ---- */
-enum { GALE_PSY_READ = 1, GALE_PSY_WRITE = 2, GALE_PSY_READWRITE = 3 };
-enum { GALE_PSY_ON_CELLS = 0, GALE_PSY_ON_EDGES = 1, GALE_PSY_ON_FIELD = 2 };
-#define GALE_PSY_MAXARG 8
-typedef struct gale_psy_call gale_psy_call_t;
+/* ---- kernel launches ----
+ * Every kernel is described once, beside its body (gale_kdesc.h: the
+ * iteration space, each argument's location, access and stencil, the loop's
+ * extent and redundancy); the launches below are derived from the rows. */
+enum { GALE_PSY_READ = GALE_KA_R, GALE_PSY_WRITE = GALE_KA_W, GALE_PSY_READWRITE = GALE_KA_RW };
+/* One launch's arguments: the field arguments in the row's order (a NULL
+ * field is an absent optional argument), the scalars, the static data. */
 typedef struct {
-    const char *name;
-    int iterates;   /* GALE_PSY_ON_*: ON_FIELD iterates over the columns of the first written field */
-    int extent;     /* the loop always reaches this halo depth (0: owned) */
-    int redundant;  /* with [halo] redundant_computation, the loop extends as far into the halo
-                       as its inputs are valid */
-    int narg;
-    struct { int access, stencil; } arg[GALE_PSY_MAXARG]; /* stencil: halo depth read beyond the loop */
-    void (*run)(const gale_psy_call_t *c, int i0, int i1); /* the launch-layer call on [i0, i1) */
-} gale_psy_kernel_t;
-/* One launch's arguments: fields in the description's order (a NULL field
- * is an absent optional argument), scalars, static data. */
-struct gale_psy_call {
-    gale_field_t *f[GALE_PSY_MAXARG];
-    double s[2];
-    int opt;                  /* a kernel's variant (the preconditioner) */
-    const gale_kmesh_t *km;
-    const gale_ktr_t *ktr;
-    const gale_knl_t *knl;    /* the nonlinear core's kernels */
-};
-/* Collective when it exchanges. `also`, when not NULL, is exchanged with
- * this launch's exchanges if they happen and it is staler than them: a
- * field the caller will read in the halo next (redundant computation). */
-int gale_psy_launch(gale_psy_t *p, const gale_psy_kernel_t *k, gale_psy_call_t *c,
-                    gale_field_t *also);
+    gale_field_t *f[GALE_KMAXF];
+    double s[GALE_KMAXS];
+    const gale_ktr_t *tr;     /* the transport's static data (aux T) */
+    const gale_knl_t *nk;     /* the nonlinear core's (aux N) */
+    gale_field_t *also;       /* exchanged with this launch's exchanges if they happen and
+                                 it is staler than them: a field the caller reads in the
+                                 halo next (redundant computation) */
+} gale_psy_call_t;
+/* Kernel id (GALE_K_*) on c. Checks every field against the row: its
+ * location, its precision, the halo its stencil reads (GALE_ERR_INTERNAL,
+ * naming the kernel, the arguments and the fields). Collective when it
+ * exchanges. */
+int gale_psy_launch(gale_psy_t *p, int id, gale_psy_call_t *c);
 
-/* ---- typed launches (psy/kernels.c): the fields' roles, from the kernel bodies ---- */
-/* dynamics (double) */
-int gale_psy_grad_h(gale_psy_t *p, double s, gale_field_t *in, gale_field_t *pc, gale_field_t *out);
-int gale_psy_col_explicit(gale_psy_t *p, double cw, gale_field_t *w, gale_field_t *b,
-                          gale_field_t *pc, gale_field_t *rb, gale_field_t *ws);
-int gale_psy_col_backsub(gale_psy_t *p, gale_field_t *pc, gale_field_t *ws, gale_field_t *rb,
-                         gale_field_t *w, gale_field_t *b);
-int gale_psy_rhs(gale_psy_t *p, gale_field_t *pc, gale_field_t *fu, gale_field_t *fw,
-                 gale_field_t *rhs);
-/* the mixed system of the consistent operator (docs/numerics.md): y = a M x + s K x
- * for x = (u, w, b, p); u may be NULL when a = 0 and p when s = 0 (in mix_u) */
-int gale_psy_mix_u(gale_psy_t *p, double a, double s, gale_field_t *u, gale_field_t *pc,
-                   gale_field_t *yu);
-int gale_psy_mix_col(gale_psy_t *p, double a, double s, gale_field_t *u, gale_field_t *w,
-                     gale_field_t *b, gale_field_t *pc, gale_field_t *yw, gale_field_t *yb,
-                     gale_field_t *yp);
-/* the approximate Schur complement's right-hand side: ru = r_u / M_u (lumped), then per
- * column rb, ws and h = r_p - tau V D(ru, ws) */
-int gale_psy_schur_u(gale_psy_t *p, gale_field_t *r_u, gale_field_t *ru);
-int gale_psy_schur_col(gale_psy_t *p, gale_field_t *ru, gale_field_t *r_w, gale_field_t *r_b,
-                       gale_field_t *r_p, gale_field_t *rb, gale_field_t *ws, gale_field_t *h);
-/* vectors (either precision, from the fields' element size) */
-int gale_psy_axpby(gale_psy_t *p, gale_field_t *out, double a, gale_field_t *x, double b,
-                   gale_field_t *y);
-int gale_psy_copy(gale_psy_t *p, gale_field_t *out, gale_field_t *x);
-int gale_psy_convert(gale_psy_t *p, gale_field_t *out, gale_field_t *x);
-/* solver operators; the preconditioners in the order [solver] preconditioner lists them */
+/* The typed launches, one per row: int gale_psy_<kernel>(gale_psy_t *p
+ * [, const gale_ktr_t *tr | const gale_knl_t *nk], <the row's arguments>):
+ * a field argument is a gale_field_t *, a scalar a double. */
+#define GALE_PSY_P_(n, loc, acc, st) GALE_PSY_P_##loc(n)
+#define GALE_PSY_P_C(n) , gale_field_t *n
+#define GALE_PSY_P_E(n) , gale_field_t *n
+#define GALE_PSY_P_I(n) , gale_field_t *n
+#define GALE_PSY_P_CI(n) , gale_field_t *n
+#define GALE_PSY_P_A(n) , gale_field_t *n
+#define GALE_PSY_P_S(n) , double n
+#define GALE_PSY_AUXP_M
+#define GALE_PSY_AUXP_T , const gale_ktr_t *tr_
+#define GALE_PSY_AUXP_N , const gale_knl_t *nk_
+#define GALE_PSY_SIG_(name, aux, args)                                                     \
+    int gale_psy_##name(gale_psy_t *psy_ GALE_PSY_AUXP_##aux GALE_PP_MAPT(GALE_PSY_P_, args))
+#define GALE_PSY_DECL_(name, space, aux, prec, ext, red, bytes, flops, args, cd, cf)         \
+    GALE_PSY_DECL_##space(name, aux, args)
+#define GALE_PSY_DECL_CELLS(name, aux, args) GALE_PSY_SIG_(name, aux, args);
+#define GALE_PSY_DECL_EDGES(name, aux, args) GALE_PSY_SIG_(name, aux, args);
+#define GALE_PSY_DECL_FLAT(name, aux, args) GALE_PSY_SIG_(name, aux, args);
+#define GALE_PSY_DECL_BATCH(name, aux, args) GALE_PSY_SIG_(name, aux, args);
+#define GALE_PSY_DECL_REDUCE(name, aux, args)
+GALE_KERNELS(GALE_PSY_DECL_)
+
+/* The kernel benchmark's recorder (bench/gale_kbench.c): while set, the
+ * first launch of each kernel in each precision is kept, whole column range
+ * and all, in rec[2 * id + prec] (GALE_K_N * 2 entries), so that it can be
+ * replayed through gale_k_run while its fields live. NULL stops. */
+typedef struct {
+    int have, i0, i1;
+    gale_kargs_t a;
+} gale_psy_rec_t;
+void gale_psy_record(gale_psy_rec_t *rec);
+
+/* y = A x, exchanging `also` with x when it is staler (gale_psy_call_t). */
+int gale_psy_helmholtz_also(gale_psy_t *p, gale_field_t *x, gale_field_t *y, gale_field_t *also);
+/* The preconditioners in the order [solver] preconditioner lists them; none
+ * copies, multigrid is solver/'s V-cycle of the launches above. */
 enum { GALE_PC_NONE = 0, GALE_PC_DIAGONAL = 1, GALE_PC_TRIDIAGONAL = 2, GALE_PC_MULTIGRID = 3 };
-int gale_psy_helmholtz(gale_psy_t *p, gale_field_t *x, gale_field_t *y, gale_field_t *also);
-/* none, diagonal, tridiagonal (multigrid is solver/'s V-cycle of the launches below) */
 int gale_psy_precond(gale_psy_t *p, int pc, gale_field_t *r, gale_field_t *z);
-/* multigrid (docs/multigrid.md): r = b - A x; one smoother sweep
- * xn = x + rho H_z^-1 (b - A x) (x NULL: zero); and, launched on the coarse
- * level of a pair, restriction (the average of the four children) and
- * prolongation (fine += its coarse cell) */
-int gale_psy_residual(gale_psy_t *p, gale_field_t *x, gale_field_t *b, gale_field_t *r);
-int gale_psy_smooth(gale_psy_t *p, double rho, gale_field_t *x, gale_field_t *b, gale_field_t *xn);
-int gale_psy_restrict(gale_psy_t *coarse, gale_field_t *fine, gale_field_t *xc);
-int gale_psy_prolong(gale_psy_t *coarse, gale_field_t *xc, gale_field_t *fine);
-/* transport (docs/transport.md) */
-int gale_psy_tr_ratio(gale_psy_t *p, gale_field_t *out, gale_field_t *x, gale_field_t *y);
-int gale_psy_tr_faces(gale_psy_t *p, const gale_ktr_t *tr, gale_field_t *q, gale_field_t *qf);
-int gale_psy_tr_hflux(gale_psy_t *p, const gale_ktr_t *tr, gale_field_t *f, gale_field_t *qf,
-                      gale_field_t *fq);
-int gale_psy_tr_vflux(gale_psy_t *p, const gale_ktr_t *tr, gale_field_t *q, gale_field_t *w,
-                      gale_field_t *slope, gale_field_t *wq);
-int gale_psy_tr_tend(gale_psy_t *p, const gale_ktr_t *tr, gale_field_t *fq, gale_field_t *wq,
-                     gale_field_t *out);
-
-/* the nonlinear core (docs/nonlinear.md): kernel id of gale_knl.h on its
- * fields in the order gale_knl.h lists them (NULL: absent), scalars s0, s1 */
-int gale_psy_nl(gale_psy_t *p, const gale_knl_t *nk, int id, double s0, double s1,
-                gale_field_t *const *f);
 
 /* ---- global reductions ---- */
 typedef struct {

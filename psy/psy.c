@@ -170,29 +170,113 @@ static int range_end(const gale_psy_t *p, int on_edges, int d)
     return on_edges ? p->lm->nedge[d] : p->lm->ncell[d];
 }
 
-static int on_edges(const gale_psy_kernel_t *k, const gale_psy_call_t *c)
+/* A FLAT kernel iterates over the columns of its first written field. */
+static int on_edges(const gale_kdesc_t *k, const gale_psy_call_t *c)
 {
-    if (k->iterates != GALE_PSY_ON_FIELD) return k->iterates == GALE_PSY_ON_EDGES;
-    for (int i = 0; i < k->narg; i++)
-        if ((k->arg[i].access & GALE_PSY_WRITE) && c->f[i]) return c->f[i]->loc == GALE_LOC_EDGE;
+    if (k->space != GALE_KS_FLAT) return k->space == GALE_KS_EDGES;
+    for (int i = 0; i < k->nfield; i++)
+        if ((k->field[i].access & GALE_PSY_WRITE) && c->f[i]) return c->f[i]->loc == GALE_LOC_EDGE;
     return 0;
 }
 
 /* The depth each read argument allows a loop to reach (its validity less
  * its stencil), the least of them. */
-static int reach(const gale_psy_kernel_t *k, const gale_psy_call_t *c)
+static int reach(const gale_kdesc_t *k, const gale_psy_call_t *c)
 {
     int d = GALE_MAX_DEPTH;
-    for (int i = 0; i < k->narg; i++)
-        if ((k->arg[i].access & GALE_PSY_READ) && c->f[i])
-            d = imin(d, c->f[i]->halo_valid - k->arg[i].stencil);
+    for (int i = 0; i < k->nfield; i++)
+        if ((k->field[i].access & GALE_PSY_READ) && c->f[i])
+            d = imin(d, c->f[i]->halo_valid - k->field[i].stencil);
     return d;
 }
 
-int gale_psy_launch(gale_psy_t *p, const gale_psy_kernel_t *k, gale_psy_call_t *c,
-                    gale_field_t *also)
+static const char *loc_name(int loc)
 {
+    return loc == GALE_LOC_EDGE ? "edge" : loc == GALE_LOC_IFACE ? "interface" : "cell";
+}
+static const char *locs_name(int mask)
+{
+    switch (mask) {
+    case GALE_KL_C: return "a cell field";
+    case GALE_KL_E: return "an edge field";
+    case GALE_KL_I: return "an interface field";
+    case GALE_KL_CI: return "a cell or interface field";
+    default: return "a field";
+    }
+}
+
+/* The launch against its row: every field where the row says it lives (all
+ * mismatches in one message, so that two swapped fields are both named), of
+ * the row's precision, with columns to the halo depth its stencil reads.
+ * Each is a bug in the caller: GALE_ERR_INTERNAL. */
+static int check_call(const gale_psy_t *p, int id, const gale_kdesc_t *k, const gale_psy_call_t *c)
+{
+    char msg[1024];
+    int n = 0, bad = 0, elem = 0;
+    for (int i = 0; i < k->nfield; i++) {
+        const gale_field_t *f = c->f[i];
+        const gale_karg_t *a = &k->field[i];
+        if (!f) continue;
+        if (!(a->loc & (1 << f->loc))) {
+            n += snprintf(msg + n, sizeof msg - (size_t)(n < (int)sizeof msg ? n : (int)sizeof msg),
+                          "%sargument %d '%s' is %s, but got the %s field '%s'", bad ? "; " : "",
+                          i + 1, a->name, locs_name(a->loc), loc_name(f->loc), f->name);
+            if (n >= (int)sizeof msg) n = (int)sizeof msg - 1;
+            bad = 1;
+        }
+        if (!elem) elem = f->elem;
+        if (id == GALE_K_convert ? i > 0 && f->elem == elem : f->elem != elem)
+            GALE_ERROR(GALE_ERR_INTERNAL, "kernel %s: argument %d '%s' (field '%s') is %s precision, "
+                       "%s", k->name, i + 1, a->name, f->name, f->elem == 8 ? "double" : "single",
+                       id == GALE_K_convert ? "the same as the first: convert goes between precisions"
+                                            : "not the first field's");
+        if (!k->two_prec && f->elem != 8)
+            GALE_ERROR(GALE_ERR_INTERNAL, "kernel %s: argument %d '%s' (field '%s') is single "
+                       "precision; the kernel has a double-precision body only", k->name, i + 1,
+                       a->name, f->name);
+        /* the halo the loop and the stencil read must exist in f */
+        const int need = k->extent + a->stencil;
+        if (need > p->lm->depth)
+            GALE_ERROR(GALE_ERR_INTERNAL, "kernel %s: argument %d '%s' is read to halo depth %d, "
+                       "beyond the mesh's halo depth %d ([halo] depth)", k->name, i + 1, a->name,
+                       need, p->lm->depth);
+    }
+    if (bad) GALE_ERROR(GALE_ERR_INTERNAL, "kernel %s: %s", k->name, msg);
+    return GALE_OK;
+}
+
+/* The launch as the launch layer sees it: host addresses, shapes, the
+ * precision of its first field, the points per column. */
+static void kargs(const gale_psy_t *p, const gale_kdesc_t *k, const gale_psy_call_t *c,
+                  gale_kargs_t *a)
+{
+    *a = (gale_kargs_t){.km = p->km, .tr = c->tr, .nk = c->nk, .prec = GALE_F64};
+    int first = 1, flat = 0;
+    for (int i = 0; i < k->nfield; i++) {
+        const gale_field_t *f = c->f[i];
+        if (!f) continue;
+        a->f[i] = (gale_kfield_t){f->data, f->nlev, f->stride, f->elem, f->loc};
+        if (first) {
+            a->prec = f->elem == 8 ? GALE_F64 : GALE_F32;
+            a->nlev = f->nlev;
+            first = 0;
+        }
+        if (!flat && (k->field[i].access & GALE_PSY_READ)) a->flat = flat = f->stride;
+    }
+    for (int i = 0; i < k->nscalar; i++) a->s[i] = c->s[i];
+}
+
+static gale_psy_rec_t *g_rec; /* gale_psy_record */
+void gale_psy_record(gale_psy_rec_t *rec) { g_rec = rec; }
+
+int gale_psy_launch(gale_psy_t *p, int id, gale_psy_call_t *c)
+{
+    const gale_kdesc_t *k = &gale_kdesc[id];
+    GALE_CALL(check_call(p, id, k, c));
+    gale_kargs_t ka;
+    kargs(p, k, c, &ka);
     const gale_local_t *lm = p->lm;
+    gale_field_t *also = c->also;
     const int redundant = p->o.redundant && k->redundant, edges = on_edges(k, c);
     int d = k->extent;
     if (redundant) d = imax(d, imin(reach(k, c), lm->depth));
@@ -201,10 +285,10 @@ int gale_psy_launch(gale_psy_t *p, const gale_psy_kernel_t *k, gale_psy_call_t *
      * loops can compute into the halo instead of exchanging again */
     gale_field_t *ex[MAXX];
     int nx = 0, xdepth = 0, maxst = 0;
-    for (int i = 0; i < k->narg; i++) {
+    for (int i = 0; i < k->nfield; i++) {
         gale_field_t *f = c->f[i];
-        if (!(k->arg[i].access & GALE_PSY_READ) || !f) continue;
-        const int need = d + k->arg[i].stencil;
+        if (!(k->field[i].access & GALE_PSY_READ) || !f) continue;
+        const int need = d + k->field[i].stencil;
         if (f->halo_valid >= need) continue;
         int dup = 0;
         for (int j = 0; j < nx; j++) dup |= ex[j] == f;
@@ -212,11 +296,11 @@ int gale_psy_launch(gale_psy_t *p, const gale_psy_kernel_t *k, gale_psy_call_t *
         GALE_ASSERT(nx < MAXX && need <= lm->depth);
         ex[nx++] = f;
         xdepth = imax(xdepth, p->o.redundant ? imax(need, p->o.depth) : need);
-        maxst = imax(maxst, k->arg[i].stencil);
+        maxst = imax(maxst, k->field[i].stencil);
     }
     if (nx == 0) {
         const int i1 = range_end(p, edges, d);
-        if (i1 > 0) k->run(c, 0, i1);
+        if (i1 > 0) gale_k_run(id, &ka, 0, i1);
     } else {
         int dup = 0;
         for (int j = 0; also && j < nx; j++) dup |= ex[j] == also;
@@ -236,7 +320,7 @@ int gale_psy_launch(gale_psy_t *p, const gale_psy_kernel_t *k, gale_psy_call_t *
         int split = 0;
         if (p->o.overlap && !edges && k->extent == 0 && maxst <= 1) {
             split = lm->ncell_inner;
-            if (split > 0) k->run(c, 0, split);
+            if (split > 0) gale_k_run(id, &ka, 0, split);
         }
         for (int j = 0; j < nx; j++) {
             GALE_CALL(gale_halo_end(h[j], ex[j]->data));
@@ -245,9 +329,12 @@ int gale_psy_launch(gale_psy_t *p, const gale_psy_kernel_t *k, gale_psy_call_t *
         if (redundant) d = imax(k->extent, imin(reach(k, c), lm->depth));
         /* on one rank the interior is every column: no empty launch */
         const int i1 = range_end(p, edges, d);
-        if (split < i1) k->run(c, split, i1);
+        if (split < i1) gale_k_run(id, &ka, split, i1);
     }
-    for (int i = 0; i < k->narg; i++)
-        if ((k->arg[i].access & GALE_PSY_WRITE) && c->f[i]) c->f[i]->halo_valid = d;
+    for (int i = 0; i < k->nfield; i++)
+        if ((k->field[i].access & GALE_PSY_WRITE) && c->f[i]) c->f[i]->halo_valid = d;
+    gale_psy_rec_t *r = g_rec ? &g_rec[2 * id + ka.prec] : NULL;
+    if (r && !r->have && range_end(p, edges, d) > 0)
+        *r = (gale_psy_rec_t){1, 0, range_end(p, edges, d), ka};
     return GALE_OK;
 }

@@ -68,7 +68,7 @@ static int precond(S *s, gale_field_t *r, gale_field_t *z)
 /* y = A x; comp: a vector that redundant computation will need in the halo */
 static int apply(S *s, gale_field_t *x, gale_field_t *y, gale_field_t *comp)
 {
-    return gale_psy_helmholtz(s->psy, x, y, comp);
+    return gale_psy_helmholtz_also(s->psy, x, y, comp);
 }
 
 int gale_solver_apply(gale_solver_t *s, gale_field_t *x, gale_field_t *y)

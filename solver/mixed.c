@@ -65,8 +65,8 @@ static int apply(S *s, const mv_t *x, const mv_t *y)
     gale_field_t *const *X = x->f, *const *Y = y->f;
     GALE_CALL(gale_psy_mix_u(s->psy, 1.0, s->tau, X[0], X[3], Y[0]));
     if (s->o.nl)
-        return gale_psy_nl(s->psy, s->o.nl, GALE_NL_MIXCOL, 1.0, s->tau,
-                           (gale_field_t *[]){X[0], X[1], X[2], X[3], Y[1], Y[2], Y[3]});
+        return gale_psy_nl_mixcol(s->psy, s->o.nl, 1.0, s->tau, X[0], X[1], X[2], X[3], Y[1],
+                                  Y[2], Y[3]);
     GALE_CALL(gale_psy_mix_col(s->psy, 1.0, s->tau, X[0], X[1], X[2], X[3], Y[1], Y[2], Y[3]));
     return GALE_OK;
 }

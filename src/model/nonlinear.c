@@ -455,7 +455,7 @@ static int initial_state(gale_model_t *m, gale_nl_t *s)
     for (int i = 0; i < 4; i++) GALE_CALL(gale_psy_host_wrote(m->psy, f[i], 1));
     GALE_CALL(gale_psy_host_wrote(m->psy, &m->w, 1)); /* zero */
     /* Pi from the equation of state, as every step leaves it */
-    return gale_psy_nl(m->psy, &s->k, GALE_NL_EOS, 0, 0, (gale_field_t *[]){&s->rho, &m->b, &m->p});
+    return gale_psy_nl_eos(m->psy, &s->k, &s->rho, &m->b, &m->p);
 }
 
 /* ---- set-up ---- */
@@ -567,8 +567,6 @@ void gale_nl_free(gale_model_t *m)
 
 /* ---- the step ---- */
 
-#define NL(id, s0, s1, ...) gale_psy_nl(psy, &s->k, (id), (s0), (s1), (gale_field_t *[]){__VA_ARGS__})
-
 /* The transport tendencies of the latest stage values (ua, wa, tha, rhoa):
  * rho in flux form, theta and w in advective form (flux form less q div),
  * u by its vertical advection; the horizontal vector-invariant terms are
@@ -587,10 +585,10 @@ static int tendencies(gale_model_t *m, gale_nl_t *s)
         GALE_CALL(gale_psy_tr_faces(psy, k, q[i], &t->qf));
         GALE_CALL(gale_psy_tr_hflux(psy, k, &s->fi, &t->qf, &t->fqi));
         GALE_CALL(gale_psy_tr_tend(psy, k, &t->fqi, NULL, &s->tq));
-        GALE_CALL(NL(GALE_NL_ADVI, 0, 0, q[i], &s->tq, &s->t1, &s->wbar, out[i]));
+        GALE_CALL(gale_psy_nl_advi(psy, &s->k, q[i], &s->tq, &s->t1, &s->wbar, out[i]));
     }
-    GALE_CALL(NL(GALE_NL_RECON, 0, 0, &s->ua, &s->ue, &s->vn, &s->ke));
-    GALE_CALL(NL(GALE_NL_MOM, 0, 0, &s->ue, &s->vn, &s->wbar, &s->tu));
+    GALE_CALL(gale_psy_nl_recon(psy, &s->k, &s->ua, &s->ue, &s->vn, &s->ke));
+    GALE_CALL(gale_psy_nl_mom(psy, &s->k, &s->ue, &s->vn, &s->wbar, &s->tu));
     return GALE_OK;
 }
 
@@ -622,23 +620,23 @@ static int transport(gale_model_t *m, gale_nl_t *s, double dt)
 static int forcing(gale_model_t *m, gale_nl_t *s, gale_field_t *pg, gale_field_t *fv)
 {
     gale_psy_t *psy = m->psy;
-    GALE_CALL(NL(GALE_NL_RECON, 0, 0, &m->u, &s->ue, &s->vn, &s->ke));
-    GALE_CALL(NL(GALE_NL_VORT, 0, 0, &s->ue, &s->vn, &s->zeta));
+    GALE_CALL(gale_psy_nl_recon(psy, &s->k, &m->u, &s->ue, &s->vn, &s->ke));
+    GALE_CALL(gale_psy_nl_vort(psy, &s->k, &s->ue, &s->vn, &s->zeta));
     GALE_CALL(gale_psy_tr_faces(psy, &s->tr.ktr, &s->zeta, &s->tr.qf));
-    GALE_CALL(NL(GALE_NL_APVM, 0.5 * m->dt, 0, &s->zeta, &s->tr.qf, &m->u, &s->qabs));
-    GALE_CALL(NL(GALE_NL_CORW, 0, 0, &s->ue, &s->vn, &s->qabs, &s->cor));
-    GALE_CALL(NL(GALE_NL_PGRAD, 0, 0, &m->b, &m->p, &s->ke, pg));
+    GALE_CALL(gale_psy_nl_apvm(psy, &s->k, 0.5 * m->dt, &s->zeta, &s->tr.qf, &m->u, &s->qabs));
+    GALE_CALL(gale_psy_nl_corw(psy, &s->k, &s->ue, &s->vn, &s->qabs, &s->cor));
+    GALE_CALL(gale_psy_nl_pgrad(psy, &s->k, &m->b, &m->p, &s->ke, pg));
     GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, -1.0, &s->cor));
     /* the grid-mode filter, -rate M_u (I - NP)^2 u; du, ue, vn, ke, cor, Ru are
      * its scratch: every later reader of them recomputes them first */
     if (s->grid_rate > 0.0) {
-        GALE_CALL(NL(GALE_NL_GRID, 0, 0, &m->u, &s->ue, &s->vn, &s->du));
-        GALE_CALL(NL(GALE_NL_RECON, 0, 0, &s->du, &s->ue, &s->vn, &s->ke));
-        GALE_CALL(NL(GALE_NL_GRID, 0, 0, &s->du, &s->ue, &s->vn, &s->cor));
+        GALE_CALL(gale_psy_nl_grid(psy, &s->k, &m->u, &s->ue, &s->vn, &s->du));
+        GALE_CALL(gale_psy_nl_recon(psy, &s->k, &s->du, &s->ue, &s->vn, &s->ke));
+        GALE_CALL(gale_psy_nl_grid(psy, &s->k, &s->du, &s->ue, &s->vn, &s->cor));
         GALE_CALL(gale_psy_mix_u(psy, 1.0, 0.0, &s->cor, NULL, &s->Ru));
         GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, s->grid_rate, &s->Ru));
     }
-    return NL(GALE_NL_VFORCE, 0, 0, &m->b, &m->p, fv);
+    return gale_psy_nl_vforce(psy, &s->k, &m->b, &m->p, fv);
 }
 
 /* The residuals of the latest estimate against the transported values and
@@ -647,7 +645,7 @@ static int residual(gale_model_t *m, gale_nl_t *s)
 {
     gale_psy_t *psy = m->psy;
     const double dt = m->dt, al = m->cfg.timestepping.alpha;
-    GALE_CALL(NL(GALE_NL_EOS, 0, 0, &s->rho, &m->b, &m->p));
+    GALE_CALL(gale_psy_nl_eos(psy, &s->k, &s->rho, &m->b, &m->p));
     GALE_CALL(forcing(m, s, &s->pg, &s->fv));
     /* Ru = M_u (u - ua) + dt (alpha pg + (1 - alpha) pg^n), weak; pg holds the
      * pressure and K gradients less the vorticity force */
@@ -664,8 +662,9 @@ static int residual(gale_model_t *m, gale_nl_t *s)
     /* the transport's linear response to the wind's change since it ran */
     GALE_CALL(gale_psy_axpby(psy, &s->du, 1.0, &m->u, -1.0, &s->uo));
     GALE_CALL(gale_psy_axpby(psy, &s->dw, 1.0, &m->w, -1.0, &s->wo));
-    GALE_CALL(NL(GALE_NL_TLIN, m->cfg.timestepping.alpha * dt, 0, &s->du, &s->dw, &s->Rth, &s->Rrho));
-    return NL(GALE_NL_RHS, 0, 0, &s->Rw, &s->Rth, &s->Rrho, &s->rw, &s->rb, &s->rp);
+    GALE_CALL(gale_psy_nl_tlin(psy, &s->k, m->cfg.timestepping.alpha * dt, &s->du, &s->dw,
+                               &s->Rth, &s->Rrho));
+    return gale_psy_nl_rhs(psy, &s->k, &s->Rw, &s->Rth, &s->Rrho, &s->rw, &s->rb, &s->rp);
 }
 
 int gale_nl_step(gale_model_t *m)
@@ -686,7 +685,7 @@ int gale_nl_step(gale_model_t *m)
         /* the latest estimate of the time-centred wind, and its fluxes */
         GALE_CALL(gale_psy_axpby(psy, &s->ubar, 0.5, &s->un, 0.5, &m->u));
         GALE_CALL(gale_psy_axpby(psy, &s->wbar, 0.5, &s->wn, 0.5, &m->w));
-        GALE_CALL(NL(GALE_NL_FLUXES, 0, 0, &s->ubar, &s->f, &s->fi));
+        GALE_CALL(gale_psy_nl_fluxes(psy, &s->k, &s->ubar, &s->f, &s->fi));
         GALE_CALL(gale_psy_tr_tend(psy, &s->tr.ktr, &s->fi, NULL, &s->t1));
         GALE_CALL(transport(m, s, dt));
         GALE_CALL(gale_psy_copy(psy, &s->uo, &m->u));
@@ -696,11 +695,11 @@ int gale_nl_step(gale_model_t *m)
             for (int j = 0; j < 4; j++) GALE_CALL(gale_psy_axpby(psy, x[j], 0.0, r[j], 0.0, r[j]));
             GALE_CALL(gale_mixed_solve(m->mixed, r, x));
             GALE_CALL(gale_psy_axpby(psy, &m->u, 1.0, &m->u, 1.0, &s->du));
-            GALE_CALL(NL(GALE_NL_UPDATE, tau, 0, &s->du, &s->dw, &s->db, &s->Rth, &s->Rrho, &m->w,
-                         &m->b, &s->rho));
+            GALE_CALL(gale_psy_nl_update(psy, &s->k, tau, &s->du, &s->dw, &s->db, &s->Rth,
+                                         &s->Rrho, &m->w, &m->b, &s->rho));
         }
     }
-    return NL(GALE_NL_EOS, 0, 0, &s->rho, &m->b, &m->p);
+    return gale_psy_nl_eos(psy, &s->k, &s->rho, &m->b, &m->p);
 }
 
 /* ---- budgets ---- */
@@ -740,17 +739,17 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
             GALE_CALL(gale_psy_host_wrote(psy, one[i], 1));
         }
     }
-    GALE_CALL(NL(GALE_NL_RECON, 0, 0, &m->u, &s->ue, &s->vn, &s->ke));
-    GALE_CALL(NL(GALE_NL_VORT, 0, 0, &s->ue, &s->vn, &s->zeta)); /* for the output */
-    GALE_CALL(NL(GALE_NL_BUDGET, 0, 0, &s->rho, &m->b, &m->p, &m->w, &s->ke, &s->be, &s->bent,
-                 &s->bps));
+    GALE_CALL(gale_psy_nl_recon(psy, &s->k, &m->u, &s->ue, &s->vn, &s->ke));
+    GALE_CALL(gale_psy_nl_vort(psy, &s->k, &s->ue, &s->vn, &s->zeta)); /* for the output */
+    GALE_CALL(gale_psy_nl_budget(psy, &s->k, &s->rho, &m->b, &m->p, &m->w, &s->ke, &s->be,
+                                 &s->bent, &s->bps));
     const int first = !s->have_ps0;
     if (first) {
         GALE_CALL(gale_psy_copy(psy, &s->bps0, &s->bps));
         s->have_ps0 = 1;
     }
     GALE_CALL(gale_psy_axpby(psy, &s->bdps, 1.0, &s->bps, -1.0, &s->bps0));
-    GALE_CALL(NL(GALE_NL_GRID, 0, 0, &m->u, &s->ue, &s->vn, &s->du)); /* du is free between steps */
+    GALE_CALL(gale_psy_nl_grid(psy, &s->k, &m->u, &s->ue, &s->vn, &s->du)); /* du is free between steps */
     gale_psy_sum_t sum;
     gale_psy_sum_init(&sum);
     gale_psy_sum_dot(&sum, &s->rho, &s->one, m->area, m->dz);

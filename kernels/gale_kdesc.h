@@ -1,0 +1,112 @@
+/* Kernel descriptions: one row per kernel, beside its body (PSyclone's
+ * meta_args, in C; docs/architecture.md "Kernels"). Everything that lists
+ * kernels is derived from the rows: the ids and names, the timers, the PSy
+ * layer's descriptors and typed launches (psy/), the one dispatch both launch
+ * layers compile (gale_kdispatch.h), the minimum bytes and flops of every
+ * launch (the run report's roofline), the kernel benchmark's list and the
+ * vectorisation report's hot loops.
+ *
+ * A row, in a body header's GALE_KROWS_<GROUP>(K) list:
+ *
+ *   K(name, space, aux, prec, extent, redundant, bytes, flops,
+ *     ((arg, loc, access, stencil), ...), call_d, call_f)
+ *
+ *  name      the kernel (and its timer): launched as gale_psy_<name>
+ *  space     what one body call covers: CELLS (a cell column), EDGES (an edge
+ *            column), FLAT (one element of whole column blocks), BATCH
+ *            (GALE_LANES cell columns, with scratch T), REDUCE (a reduction:
+ *            described here, launched by its own function)
+ *  aux       the static data the body reads besides the kmesh: M none, T the
+ *            transport's (TR), N the nonlinear core's (NK)
+ *  prec      D: double only; DF: double and single precision bodies, the
+ *            first field argument's precision choosing
+ *  extent    the halo depth the loop always reaches (0: owned)
+ *  redundant with [halo] redundant_computation the loop goes as far into the
+ *            halo as its inputs are valid (1) or not (0)
+ *  bytes     bytes per point the body streams besides its field arguments
+ *            (coefficients; NL: levels), whose bytes follow from their
+ *            locations and levels; a point is a column and level of the
+ *            first field argument
+ *  flops     floating-point operations per point (NL: levels)
+ *  args      in the typed launch's order: loc C (cell), E (edge), I
+ *            (interface), CI (cell or interface), A (any), S (a scalar,
+ *            double); access R, W, RW; stencil: the halo depth read beyond
+ *            the loop's columns
+ *  call_d    the body call: the arguments by name (void * for fields; per
+ *            field also <arg>_nlev, <arg>_stride), i the column (FLAT: the
+ *            element; BATCH: the batch, lanes l0, l1, scratch T), KM, TR, NK
+ *  call_f    the single-precision call (DF), else 0 */
+#ifndef GALE_KDESC_H
+#define GALE_KDESC_H
+
+#include "gale_kpp.h"
+
+#include "gale_kbodies.h"
+#include "gale_kbodies_nl.h"
+#include "gale_kbodies_transport.h"
+
+#define GALE_KERNELS(K)                                                                    \
+    GALE_KROWS_DYNAMICS(K) GALE_KROWS_VECTOR(K) GALE_KROWS_SOLVER(K) GALE_KROWS_REDUCE(K) \
+    GALE_KROWS_TRANSPORT(K) GALE_KROWS_NL(K)
+
+#define GALE_KID_(name, ...) GALE_K_##name,
+enum { GALE_KERNELS(GALE_KID_) GALE_K_N };
+#undef GALE_KID_
+
+enum { GALE_KS_CELLS, GALE_KS_EDGES, GALE_KS_FLAT, GALE_KS_BATCH, GALE_KS_REDUCE };
+enum { GALE_KAUX_M, GALE_KAUX_T, GALE_KAUX_N };
+/* locations: a bit per gale_loc_t (GALE_LOC_CELL, _EDGE, _IFACE) */
+enum { GALE_KL_C = 1, GALE_KL_E = 2, GALE_KL_I = 4, GALE_KL_CI = 5, GALE_KL_A = 7, GALE_KL_S = 0 };
+enum { GALE_KA_R = 1, GALE_KA_W = 2, GALE_KA_RW = 3 };
+#define GALE_KMAXF 8 /* field arguments of one kernel */
+#define GALE_KMAXS 3 /* scalar arguments */
+
+typedef struct {
+    const char *name; /* the argument's name in the row (and the typed launch) */
+    int loc;          /* GALE_KL_*: the locations it may have */
+    int access;       /* GALE_KA_* */
+    int stencil;
+} gale_karg_t;
+
+typedef struct {
+    const char *name;
+    int space, aux, two_prec, extent, redundant;
+    int nfield, nscalar;
+    gale_karg_t field[GALE_KMAXF];
+    const char *scalar[GALE_KMAXS];
+    const char *call; /* call_d as written in the row */
+} gale_kdesc_t;
+extern const gale_kdesc_t gale_kdesc[GALE_K_N]; /* by GALE_K_* id (kdesc.c) */
+
+/* A row's bytes and flops per point at nlev levels; the minimum bytes of a
+ * launch on n columns (the fields' columns follow from their locations: an
+ * edge loop touches half a cell per edge, a cell loop two edges per cell);
+ * the bytes of a single-precision launch count 4-byte elements. */
+double gale_kdesc_bytes_per_point(int id, int nlev);
+double gale_kdesc_flops_per_point(int id, int nlev);
+
+/* ---- one launch, as the launch layers see it ---- */
+typedef struct {
+    void *p;            /* host address (the launch layer maps it to the device) */
+    int nlev, stride, elem, loc;
+} gale_kfield_t;
+typedef struct {
+    const gale_kmesh_t *km;
+    const gale_ktr_t *tr;
+    const gale_knl_t *nk;
+    int prec;           /* GALE_F64 / GALE_F32: the body of a DF kernel */
+    int flat;           /* FLAT: elements per column (the first read field's stride) */
+    int nlev;           /* levels of the first field argument: points = columns x nlev */
+    double s[GALE_KMAXS];
+    gale_kfield_t f[GALE_KMAXF]; /* the field arguments in the row's order (NULL: absent) */
+} gale_kargs_t;
+/* Kernel id on columns [i0, i1) (cells or edges; FLAT and BATCH: the columns
+ * whose elements or batches are covered). Times the launch under the
+ * kernel's timer and counts its minimum bytes. Not collective. */
+void gale_k_run(int id, const gale_kargs_t *a, int i0, int i1);
+/* Minimum bytes of that launch (the count gale_k_run adds to the timer). */
+double gale_k_launch_bytes(int id, const gale_kargs_t *a, int i0, int i1);
+/* The kernels' timers: registered once, sub-timers of "compute". */
+void gale_k_timers_register(int *kt);
+
+#endif
