@@ -145,6 +145,14 @@ void gale_k_halo_unpack(void *kh, void *field, int stride, int elem, int nlev, c
                         int n, const void *buf);
 void gale_k_halo_detach(void *kh);
 
+/* ---- the machine's limit ---- */
+/* The STREAM triad a[i] = b[i] + s c[i] on three arrays of `bytes` in all,
+ * where the kernels run (the host's threads, or the device), the best of
+ * ntimes passes after a first one: GB/s (1e9 B; 24 B per element, write
+ * allocation not counted, as STREAM). The run report's roofline (docs/report.md).
+ * Not collective; the caller makes ranks that share a node run it together. */
+double gale_k_triad(double bytes, int ntimes);
+
 /* ---- the described kernels: gale_kdesc.h (gale_k_run) ---- */
 
 /* ---- local parts of global sums ----

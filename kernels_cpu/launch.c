@@ -17,6 +17,7 @@
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -230,4 +231,30 @@ void gale_k_tr_minmax(int c0, int c1, int nl, int stride, const double *x, doubl
     *mn = a;
     *mx = b;
     TSTOP_BYTES(GALE_K_minmax, (double)(c1 > c0 ? c1 - c0 : 0) * nl * sizeof(double));
+}
+
+/* ---- the machine's limit: the host's triad with the kernels' threads ---- */
+
+double gale_k_triad(double bytes, int ntimes)
+{
+    const size_t n = (size_t)(bytes / 24.0) / 8 * 8 + 8;
+    double *a = aligned_alloc(64, n * sizeof *a), *b = aligned_alloc(64, n * sizeof *b),
+           *c = aligned_alloc(64, n * sizeof *c);
+    double best = 0;
+    if (a && b && c) {
+        /* first touch with the kernels' static schedule */
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++) a[i] = 1.0, b[i] = 2.0, c[i] = 0.5;
+        for (int r = 0; r <= ntimes; r++) {
+            const double t0 = gale_wtime();
+#pragma omp parallel for schedule(static)
+            for (size_t i = 0; i < n; i++) a[i] = b[i] + 3.0 * c[i];
+            const double t = gale_wtime() - t0, gbs = 24.0 * (double)n / t * 1e-9;
+            if (r > 0 && gbs > best) best = gbs; /* the first pass is not counted */
+        }
+    }
+    free(a);
+    free(b);
+    free(c);
+    return best;
 }

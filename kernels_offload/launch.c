@@ -662,3 +662,28 @@ void gale_k_halo_detach(void *ctx)
     }
     gale_free(kh);
 }
+
+/* ---- the machine's limit: the device's triad ---- */
+
+double gale_k_triad(double bytes, int ntimes)
+{
+    const size_t n = (size_t)(bytes / 24.0) / 8 * 8 + 8;
+    double *a = omp_target_alloc(n * sizeof *a, g.dev), *b = omp_target_alloc(n * sizeof *b, g.dev),
+           *c = omp_target_alloc(n * sizeof *c, g.dev);
+    double best = 0;
+    if (a && b && c) {
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(a, b, c)
+        for (size_t i = 0; i < n; i++) a[i] = 1.0, b[i] = 2.0, c[i] = 0.5;
+        for (int r = 0; r <= ntimes; r++) {
+            const double t0 = gale_wtime();
+#pragma omp target teams distribute parallel for device(g.dev) is_device_ptr(a, b, c)
+            for (size_t i = 0; i < n; i++) a[i] = b[i] + 3.0 * c[i];
+            const double t = gale_wtime() - t0, gbs = 24.0 * (double)n / t * 1e-9;
+            if (r > 0 && gbs > best) best = gbs;
+        }
+    }
+    omp_target_free(a, g.dev);
+    omp_target_free(b, g.dev);
+    omp_target_free(c, g.dev);
+    return best;
+}

@@ -219,27 +219,27 @@ static int check_call(const gale_psy_t *p, int id, const gale_kdesc_t *k, const 
         if (!f) continue;
         if (!(a->loc & (1 << f->loc))) {
             n += snprintf(msg + n, sizeof msg - (size_t)(n < (int)sizeof msg ? n : (int)sizeof msg),
-                          "%sargument %d '%s' is %s, but got the %s field '%s'", bad ? "; " : "",
-                          i + 1, a->name, locs_name(a->loc), loc_name(f->loc), f->name);
+                          "%sargument '%s' is %s, but got the %s field '%s'", bad ? "; " : "",
+                          a->name, locs_name(a->loc), loc_name(f->loc), f->name);
             if (n >= (int)sizeof msg) n = (int)sizeof msg - 1;
             bad = 1;
         }
         if (!elem) elem = f->elem;
         if (id == GALE_K_convert ? i > 0 && f->elem == elem : f->elem != elem)
-            GALE_ERROR(GALE_ERR_INTERNAL, "kernel %s: argument %d '%s' (field '%s') is %s precision, "
-                       "%s", k->name, i + 1, a->name, f->name, f->elem == 8 ? "double" : "single",
+            GALE_ERROR(GALE_ERR_INTERNAL, "kernel %s: argument '%s' (field '%s') is %s precision, "
+                       "%s", k->name, a->name, f->name, f->elem == 8 ? "double" : "single",
                        id == GALE_K_convert ? "the same as the first: convert goes between precisions"
                                             : "not the first field's");
         if (!k->two_prec && f->elem != 8)
-            GALE_ERROR(GALE_ERR_INTERNAL, "kernel %s: argument %d '%s' (field '%s') is single "
-                       "precision; the kernel has a double-precision body only", k->name, i + 1,
-                       a->name, f->name);
+            GALE_ERROR(GALE_ERR_INTERNAL, "kernel %s: argument '%s' (field '%s') is single "
+                       "precision; the kernel has a double-precision body only", k->name, a->name,
+                       f->name);
         /* the halo the loop and the stencil read must exist in f */
         const int need = k->extent + a->stencil;
         if (need > p->lm->depth)
-            GALE_ERROR(GALE_ERR_INTERNAL, "kernel %s: argument %d '%s' is read to halo depth %d, "
-                       "beyond the mesh's halo depth %d ([halo] depth)", k->name, i + 1, a->name,
-                       need, p->lm->depth);
+            GALE_ERROR(GALE_ERR_INTERNAL, "kernel %s: argument '%s' is read to halo depth %d, "
+                       "beyond the mesh's halo depth %d ([halo] depth)", k->name, a->name, need,
+                       p->lm->depth);
     }
     if (bad) GALE_ERROR(GALE_ERR_INTERNAL, "kernel %s: %s", k->name, msg);
     return GALE_OK;

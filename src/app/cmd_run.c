@@ -193,6 +193,13 @@ typedef struct {
         double seconds, global_sum_s;
         long global_sums, exchanges;
     } lev[2 + GALE_CHAIN_MAX];
+    /* the roofline (docs/report.md): the triad of the ranks together at
+     * start-up against the kernels' minimum bytes over the run */
+    struct {
+        double triad_gbs, triad_mib, triad_s; /* all ranks; per rank; the slowest rank's */
+        double bytes, bytes_per_step;         /* all ranks */
+        double seconds_at_triad, compute_s, fraction;
+    } roof;
 } gale_run_results_t;
 
 static const char *sum_name(const gale_run_results_t *r, int i)
@@ -315,6 +322,11 @@ static void print_summary(const gale_model_t *m, const gale_run_results_t *r,
            r->peak_rss / 1048576, m->mem_estimate / 1048576);
     printf("figure of merit: %.4e column updates/s, %.4e per core (%d ranks x %d threads)\n",
            r->fom, r->fom_per_core, m->nranks, m->nthreads);
+    printf("roofline: the kernels moved at least %.3e bytes per step in %.4f s of compute per "
+           "step; at the triad measured at start-up (%.2f GB/s, all ranks) that takes %.4f s: "
+           "%.2f of it\n",
+           r->roof.bytes_per_step, r->nrun ? r->roof.compute_s / r->nrun : 0, r->roof.triad_gbs,
+           r->nrun ? r->roof.seconds_at_triad / r->nrun : 0, r->roof.fraction);
     printf("energy: initial %.10e, final %.10e, relative change %+.3e, max step increase %+.3e\n",
            m->energy0, m->energy, r->energy_change, m->max_step_increase);
     if (m->nl) {
@@ -526,8 +538,22 @@ static int write_report(const char *path, const gale_model_t *m, const gale_run_
         gale_json_num(&j, "max_s", tm->max[i]);
         gale_json_int(&j, "count", tm->count[i]);
         if (tm->parent[i] >= 0) gale_json_str(&j, "category", tm->name[tm->parent[i]]);
+        if (tm->bytes[i] > 0) { /* a kernel's: its minimum bytes, all ranks, and their rate */
+            gale_json_num(&j, "bytes", tm->bytes[i]);
+            gale_json_num(&j, "gbs", tm->max[i] > 0 ? tm->bytes[i] / tm->max[i] * 1e-9 : 0);
+        }
         gale_json_end(&j, '}');
     }
+    gale_json_end(&j, '}');
+    gale_json_obj(&j, "roofline");
+    gale_json_num(&j, "triad_gbs", r->roof.triad_gbs);
+    gale_json_num(&j, "triad_array_MiB", r->roof.triad_mib);
+    gale_json_num(&j, "triad_s", r->roof.triad_s);
+    gale_json_num(&j, "bytes", r->roof.bytes_per_step);
+    gale_json_num(&j, "bytes_run", r->roof.bytes);
+    gale_json_num(&j, "seconds_at_triad", r->roof.seconds_at_triad);
+    gale_json_num(&j, "compute_s", r->roof.compute_s);
+    gale_json_num(&j, "fraction", r->roof.fraction);
     gale_json_end(&j, '}');
     gale_json_obj(&j, "transfers"); /* host<->device bytes per step, all ranks */
     static const char *const xn[8] = {"h2d_bytes_per_step", "d2h_bytes_per_step",
@@ -576,11 +602,36 @@ static int write_report(const char *path, const gale_model_t *m, const gale_run_
     return GALE_OK;
 }
 
+/* The machine's bandwidth for this run: every rank runs the triad at once on
+ * arrays of its own footprint (its memory estimate: 24 MiB at least, out of
+ * the private caches; 768 MiB per node at most, shared among the node's
+ * ranks), where its kernels run; their sum is the bandwidth the ranks
+ * together get. Collective; its time counts in the set-up. */
+static int roofline_triad(gale_model_t *m, MPI_Comm comm, double *gbs, double *mib, double *secs)
+{
+    int local = 1;
+    GALE_CALL(gale_node_ranks(comm, NULL, &local));
+    double bytes = m->mem_estimate;
+    if (bytes < 24.0 * 1048576) bytes = 24.0 * 1048576;
+    if (bytes > 768.0 * 1048576 / local) bytes = 768.0 * 1048576 / local;
+    GALE_MPI(MPI_Barrier(comm));
+    const double t0 = gale_wtime();
+    *gbs = gale_k_triad(bytes, 4);
+    *secs = gale_wtime() - t0;
+    *mib = bytes / 1048576;
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, gbs, 1, MPI_DOUBLE, MPI_SUM, comm));
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, secs, 1, MPI_DOUBLE, MPI_MAX, comm));
+    m->setup_s += *secs;
+    return GALE_OK;
+}
+
 /* The run after set-up: restart, time loop, summary and report. */
 static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp, MPI_Comm comm,
                      int rank)
 {
     const gale_config_t cfg = m->cfg;
+    double triad_gbs = 0, triad_mib = 0, triad_s = 0;
+    GALE_CALL(roofline_triad(m, comm, &triad_gbs, &triad_mib, &triad_s));
     print_header(m);
     GALE_CALL(gale_restart_setup(m, a->restart));
     GALE_CALL(gale_output_init(outp, m));
@@ -620,6 +671,12 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
     GALE_CALL(gale_output_finalize(out)); /* the final drain counts in wall */
     gale_run_results_t r;
     GALE_CALL(run_results(m, t0, step0, &x0, comm, &r));
+    r.roof.triad_gbs = triad_gbs, r.roof.triad_mib = triad_mib, r.roof.triad_s = triad_s;
+    for (int i = 0; i < r.tm.n; i++) r.roof.bytes += r.tm.bytes[i];
+    r.roof.bytes_per_step = r.nrun ? r.roof.bytes / r.nrun : 0;
+    r.roof.seconds_at_triad = triad_gbs > 0 ? r.roof.bytes / (triad_gbs * 1e9) : 0;
+    r.roof.compute_s = r.tm.max[GALE_T_COMPUTE];
+    r.roof.fraction = r.roof.compute_s > 0 ? r.roof.seconds_at_triad / r.roof.compute_s : 0;
     if (rank == 0) print_summary(m, &r, out);
     int status = GALE_OK;
     if (rank == 0 && a->report) {

@@ -60,8 +60,11 @@ int gale_timing_reduce(MPI_Comm comm, double wall, gale_timing_t *t)
     cnt[n] = 1;
     t->n = n + 1;
     GALE_CALL(gale_mmm(comm, n + 1, s, t->min, t->mean, t->max));
-    double cmax[GALE_MAX_TIMERS + 1];
+    double cmax[GALE_MAX_TIMERS + 1], b[GALE_MAX_TIMERS + 1];
     GALE_MPI(MPI_Allreduce(cnt, cmax, n + 1, MPI_DOUBLE, MPI_MAX, comm));
+    for (int i = 0; i < n; i++) b[i] = gale_timer_bytes(i);
+    b[n] = 0;
+    GALE_MPI(MPI_Allreduce(b, t->bytes, n + 1, MPI_DOUBLE, MPI_SUM, comm));
     for (int i = 0; i <= n; i++) {
         t->count[i] = (long)cmax[i];
         t->name[i] = i < n ? gale_timer_name(i) : "other";
