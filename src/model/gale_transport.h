@@ -29,7 +29,7 @@ typedef struct {
     double *emid_lon, *emid_lat, *en_lon, *en_lat; /* edge midpoint, normal's east/north parts */
     double *ev0, *ev1;                             /* end vertices (unit vectors, 3 each) */
     /* fields */
-    gale_field_t q, m, one, rho, q0, f, fi, wflux, fq, fqi, wq, slope, tend, trho, s0, r0;
+    gale_field_t q, m, one, rho, q0, f, fi, wflux, fq, fqi, wq, tend, trho, s0, r0;
     gale_field_t qf;                               /* face values [(4*c + s)*stride + k] */
     int nsub;                                      /* sub-steps per model step */
     double dt;                                     /* transport step */
@@ -43,7 +43,7 @@ enum { GALE_WIND_NONE = 0, GALE_WIND_SOLID = 1, GALE_WIND_DEFORM = 2 };
  * mesh of halo depth >= 2. */
 int gale_transport_setup(gale_transport_t *t, struct gale_model *m);
 /* Collective: only the reconstruction stencils and the scratch of the flux
- * kernels (qf, fq, fqi, wq, slope), for a caller with its own winds (the
+ * kernels (qf, fq, fqi, wq), for a caller with its own winds (the
  * nonlinear core), the face values limited or not (gale_ktr_t.limit).
  * gale_transport_free frees either. */
 int gale_transport_stencils(gale_transport_t *t, struct gale_model *m, int limit);

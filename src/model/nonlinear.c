@@ -578,7 +578,7 @@ static int tendencies(gale_model_t *m, gale_nl_t *s)
     const gale_ktr_t *k = &t->ktr;
     GALE_CALL(gale_psy_tr_faces(psy, k, &s->rhoa, &t->qf));
     GALE_CALL(gale_psy_tr_hflux(psy, k, &s->f, &t->qf, &t->fq));
-    GALE_CALL(gale_psy_tr_vflux(psy, k, &s->rhoa, &s->wbar, &t->slope, &t->wq));
+    GALE_CALL(gale_psy_tr_vflux(psy, k, &s->rhoa, &s->wbar, &t->wq));
     GALE_CALL(gale_psy_tr_tend(psy, k, &t->fq, &t->wq, &s->trho));
     gale_field_t *q[2] = {&s->tha, &s->wa}, *out[2] = {&s->tth, &s->tw};
     for (int i = 0; i < 2; i++) {

@@ -329,7 +329,7 @@ static int tendency(gale_transport_t *t, gale_model_t *m, gale_field_t *x, gale_
     GALE_CALL(gale_psy_tr_faces(psy, &t->ktr, q, &t->qf));
     GALE_CALL(gale_psy_tr_hflux(psy, &t->ktr, f, &t->qf, fq));
     if (rho) {
-        GALE_CALL(gale_psy_tr_vflux(psy, &t->ktr, q, &t->wflux, &t->slope, &t->wq));
+        GALE_CALL(gale_psy_tr_vflux(psy, &t->ktr, q, &t->wflux, &t->wq));
         wq = &t->wq;
         /* the air density: the same with q = 1 */
         GALE_CALL(gale_psy_tr_tend(psy, &t->ktr, f, &t->wflux, &t->trho));
@@ -498,7 +498,6 @@ int gale_transport_stencils(gale_transport_t *t, gale_model_t *m, int limit)
     GALE_CALL(tfield(m, &t->fq, "tr_fq", GALE_LOC_EDGE, nl));
     GALE_CALL(tfield(m, &t->fqi, "tr_fqi", GALE_LOC_EDGE, nl + 1));
     GALE_CALL(tfield(m, &t->wq, "tr_wq", GALE_LOC_IFACE, nl));
-    GALE_CALL(tfield(m, &t->slope, "tr_slope", GALE_LOC_CELL, nl));
     /* four faces per column, of either shape: a cell field of 4 si levels */
     GALE_CALL(tfield(m, &t->qf, "tr_facevals", GALE_LOC_CELL, 4 * m->km.si));
     return GALE_OK;
@@ -568,7 +567,7 @@ int gale_transport_setup(gale_transport_t *t, gale_model_t *m)
 void gale_transport_free(gale_transport_t *t)
 {
     gale_field_t *f[] = {&t->q, &t->m, &t->one, &t->rho, &t->q0, &t->f, &t->fi, &t->fq, &t->fqi,
-                         &t->wflux, &t->wq, &t->slope, &t->tend, &t->trho, &t->s0, &t->r0, &t->qf};
+                         &t->wflux, &t->wq, &t->tend, &t->trho, &t->s0, &t->r0, &t->qf};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (f[i]->data) gale_psy_field_free(f[i]); /* the stencils' users create only some */
     void *a[] = {t->nb, t->rc, t->eside, t->rarea, t->rdz, t->emid_lon, t->emid_lat,
