@@ -292,7 +292,7 @@ static void red_minmax(void *p)
 
 static const char *space_name(int s)
 {
-    static const char *const n[] = {"cells", "edges", "flat", "batch", "reduce"};
+    static const char *const n[] = {"cells", "edges", "flat", "cols", "batch", "reduce"};
     return n[s];
 }
 
@@ -378,7 +378,9 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg0)
                 r->best = time_calls(replay, &q, o, &r->median, &r->reps, &r->ns);
                 r->bytes = gale_k_launch_bytes(id, &rec[x].a, rec[x].i0, rec[x].i1);
                 const double pts = (double)(rec[x].i1 - rec[x].i0) *
-                                   (gale_kdesc[id].space == GALE_KS_FLAT ? rec[x].a.flat : rec[x].a.nlev);
+                                   (gale_kdesc[id].space == GALE_KS_FLAT || gale_kdesc[id].space == GALE_KS_COLS
+                                        ? rec[x].a.flat
+                                        : rec[x].a.nlev);
                 r->flops = pts * gale_kdesc_flops_per_point(id, rec[x].a.nlev);
                 r->source = src->name;
                 r->done = 1;

@@ -473,6 +473,28 @@ static inline void gale_kb_to_d(size_t i, const float *restrict x, double *restr
     out[i] = (double)x[i];
 }
 
+/* GCR's update of one column block (the whole block, padding included: it
+ * stays zero): x += sum_j h[j] y[j] for j < n, in that order, then, when w
+ * is given, w += b x. Each element sees the operations of n + 1 axpbys of
+ * coefficients (1, h[j]) and (1, b) in the same order, so the bits are
+ * theirs, in one pass over x instead of n + 1. */
+static inline void gale_kb_lincomb(size_t c, int stride, int n, double b, const double *h,
+                                   const double *const *y, double *restrict x, double *restrict w)
+{
+    double *xc = x + c * stride;
+    for (int j = 0; j < n; j++) {
+        const double *restrict yc = y[j] + c * stride;
+        const double hj = h[j];
+        GALE_SIMD
+        for (int k = 0; k < stride; k++) xc[k] = xc[k] + hj * yc[k];
+    }
+    if (w) {
+        double *restrict wc = w + c * stride;
+        GALE_SIMD
+        for (int k = 0; k < stride; k++) wc[k] = wc[k] + b * xc[k];
+    }
+}
+
 /* Rows (gale_kdesc.h): pointwise on whole column blocks, so redundant
  * computation extends them; convert goes between precisions (out's
  * chooses the body). */
@@ -483,7 +505,15 @@ static inline void gale_kb_to_d(size_t i, const float *restrict x, double *restr
     K(copy, FLAT, M, DF, 0, 1, 0, 0, ((out, A, W, 0), (x, A, R, 0)),                       \
       gale_kb_copy_d(i, x, out), gale_kb_copy_f(i, x, out))                                \
     K(convert, FLAT, M, DF, 0, 1, 0, 1, ((out, A, W, 0), (x, A, R, 0)),                    \
-      gale_kb_to_d(i, x, out), gale_kb_to_f(i, x, out))
+      gale_kb_to_d(i, x, out), gale_kb_to_f(i, x, out))                                    \
+    K(lincomb, COLS, M, D, 0, 1, 0, 8, /* flops: 2 per direction, 4 kept (gcrk) */         \
+      ((x, A, RW, 0), (w, A, RW, 0), (n, S, R, 0), (b, S, R, 0), (h0, S, R, 0),            \
+       (h1, S, R, 0), (h2, S, R, 0), (h3, S, R, 0), (h4, S, R, 0), (h5, S, R, 0),          \
+       (y0, A, R, 0), (y1, A, R, 0), (y2, A, R, 0), (y3, A, R, 0), (y4, A, R, 0),          \
+       (y5, A, R, 0)),                                                                     \
+      gale_kb_lincomb(i, x_stride, (int)n, b, (const double[6]){h0, h1, h2, h3, h4, h5},   \
+                      (const double *const[6]){y0, y1, y2, y3, y4, y5}, x, w),             \
+      0)
 
 /* max |x| over levels [k0,k1) of one column, NaN ignored; *finite = 0 when
  * an entry is NaN or Inf */

@@ -318,12 +318,12 @@ static inline void gale_kb_nl_budget(const gale_kmesh_t *km, const gale_knl_t *n
                                      const double *restrict rho, const double *restrict th,
                                      const double *restrict pi, const double *restrict w,
                                      const double *restrict ke, double *restrict e,
-                                     double *restrict ent, double *restrict ps)
+                                     double *restrict ent, double *restrict ps, int ps_stride)
 {
     const int nl = km->nlev, sc = km->sc, si = km->si;
     const double *r = rho + (size_t)c * sc, *t = th + (size_t)c * si, *p = pi + (size_t)c * sc;
     const double *wc = w + (size_t)c * si, *kc = ke + (size_t)c * sc;
-    double *ec = e + (size_t)c * 2 * sc, *sc_ = ent + (size_t)c * sc, *pc = ps + (size_t)c * sc;
+    double *ec = e + (size_t)c * 2 * sc, *sc_ = ent + (size_t)c * sc;
     const double cp = nk->cp, cv = nk->cp - nk->rd;
     for (int k = 0; k < nl; k++) {
         const double thc = 0.5 * (t[k] + t[k + 1]);
@@ -331,8 +331,9 @@ static inline void gale_kb_nl_budget(const gale_kmesh_t *km, const gale_knl_t *n
         ec[sc + k] = r[k] * (kc[k] + 0.25 * (wc[k] * wc[k] + wc[k + 1] * wc[k + 1]));
         sc_[k] = cp * r[k] * log(thc);
     }
-    const double s = nk->p0 * pow(p[0] + nk->g * (0.5 * km->dz[0]) / (cp * t[0]), cp / nk->rd);
-    for (int k = 0; k < nl; k++) pc[k] = s;
+    /* the surface pressure: one value per column (ps is a one-level field) */
+    ps[(size_t)c * ps_stride] =
+        nk->p0 * pow(p[0] + nk->g * (0.5 * km->dz[0]) / (cp * t[0]), cp / nk->rd);
 }
 
 /* Per cell: the relative vorticity, the mean of the circulations about its
@@ -459,7 +460,7 @@ static inline void gale_kb_nl_grid(const gale_kmesh_t *km, const gale_knl_t *nk,
     K(nl_budget, CELLS, N, D, 0, 0, 0, 30,                                                 \
       ((rho, C, R, 0), (th, I, R, 0), (pi, C, R, 0), (w, I, R, 0), (ke, C, R, 0),          \
        (e, C, W, 0), (ent, C, W, 0), (ps, C, W, 0)),                                       \
-      gale_kb_nl_budget(KM, NK, i, rho, th, pi, w, ke, e, ent, ps), 0)                     \
+      gale_kb_nl_budget(KM, NK, i, rho, th, pi, w, ke, e, ent, ps, ps_stride), 0)                     \
     K(nl_grid, EDGES, N, D, 0, 1, 0, 8,                                                    \
       ((u, E, R, 0), (ue, C, R, 1), (un, C, R, 1), (r, E, W, 0)),                          \
       gale_kb_nl_grid(KM, NK, i, u, ue, un, r), 0)

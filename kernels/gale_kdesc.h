@@ -13,7 +13,8 @@
  *
  *  name      the kernel (and its timer): launched as gale_psy_<name>
  *  space     what one body call covers: CELLS (a cell column), EDGES (an edge
- *            column), FLAT (one element of whole column blocks), BATCH
+ *            column), FLAT (one element of whole column blocks), COLS (one
+ *            whole column block of the first written field's location), BATCH
  *            (GALE_LANES cell columns, with scratch T), REDUCE (a reduction:
  *            described here, launched by its own function)
  *  aux       the static data the body reads besides the kmesh: M none, T the
@@ -25,8 +26,8 @@
  *            halo as its inputs are valid (1) or not (0)
  *  bytes     bytes per point the body streams besides its field arguments
  *            (coefficients; NL: levels), whose bytes follow from their
- *            locations and levels; a point is a column and level of the
- *            first field argument
+ *            locations and levels (once each, twice when read and written);
+ *            a point is a column and level of the first field argument
  *  flops     floating-point operations per point (NL: levels)
  *  args      in the typed launch's order: loc C (cell), E (edge), I
  *            (interface), CI (cell or interface), A (any), S (a scalar,
@@ -53,13 +54,13 @@
 enum { GALE_KERNELS(GALE_KID_) GALE_K_N };
 #undef GALE_KID_
 
-enum { GALE_KS_CELLS, GALE_KS_EDGES, GALE_KS_FLAT, GALE_KS_BATCH, GALE_KS_REDUCE };
+enum { GALE_KS_CELLS, GALE_KS_EDGES, GALE_KS_FLAT, GALE_KS_COLS, GALE_KS_BATCH, GALE_KS_REDUCE };
 enum { GALE_KAUX_M, GALE_KAUX_T, GALE_KAUX_N };
 /* locations: a bit per gale_loc_t (GALE_LOC_CELL, _EDGE, _IFACE) */
 enum { GALE_KL_C = 1, GALE_KL_E = 2, GALE_KL_I = 4, GALE_KL_CI = 5, GALE_KL_A = 7, GALE_KL_S = 0 };
 enum { GALE_KA_R = 1, GALE_KA_W = 2, GALE_KA_RW = 3 };
 #define GALE_KMAXF 8 /* field arguments of one kernel */
-#define GALE_KMAXS 3 /* scalar arguments */
+#define GALE_KMAXS 8 /* scalar arguments */
 
 typedef struct {
     const char *name; /* the argument's name in the row (and the typed launch) */
@@ -73,7 +74,7 @@ typedef struct {
     int space, aux, two_prec, extent, redundant;
     int nfield, nscalar;
     gale_karg_t field[GALE_KMAXF];
-    const char *scalar[GALE_KMAXS];
+    const char *scalar[GALE_KMAXS + 1];
     const char *call; /* call_d as written in the row */
 } gale_kdesc_t;
 extern const gale_kdesc_t gale_kdesc[GALE_K_N]; /* by GALE_K_* id (kdesc.c) */

@@ -3,7 +3,7 @@
  *   a        the launch (gale_kargs_t *) with the addresses the bodies use,
  *   i0, i1   the columns,
  *   KM, TR, NK  the static data the bodies read,
- * and has defined its loop heads GALE_KLOOP_CELLS, _EDGES, _FLAT and _BATCH
+ * and has defined its loop heads GALE_KLOOP_CELLS, _EDGES, _FLAT, _COLS and _BATCH
  * (devptrs, body): devptrs is "(, f1, f2 ...)" (the field arguments' names,
  * for an offload layer's is_device_ptr: GALE_PP_UNPAREN devptrs), body one
  * call of the kernel's body with
@@ -48,6 +48,7 @@
 #define GALE_KD_CASE_CELLS(...) GALE_KD_RUN_(__VA_ARGS__)
 #define GALE_KD_CASE_EDGES(...) GALE_KD_RUN_(__VA_ARGS__)
 #define GALE_KD_CASE_FLAT(...) GALE_KD_RUN_(__VA_ARGS__)
+#define GALE_KD_CASE_COLS(...) GALE_KD_RUN_(__VA_ARGS__)
 #define GALE_KD_CASE_BATCH(...) GALE_KD_RUN_(__VA_ARGS__)
 #define GALE_KD_CASE_REDUCE(...)
 
@@ -79,5 +80,6 @@ default: break;
 #undef GALE_KD_CASE_CELLS
 #undef GALE_KD_CASE_EDGES
 #undef GALE_KD_CASE_FLAT
+#undef GALE_KD_CASE_COLS
 #undef GALE_KD_CASE_BATCH
 #undef GALE_KD_CASE_REDUCE

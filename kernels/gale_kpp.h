@@ -1,6 +1,6 @@
 /* Preprocessor helpers of the kernel descriptions (gale_kdesc.h): a map over
  * a parenthesised list of tuples, so that one row per kernel can be turned
- * into parameter lists, bindings and tables. Up to 12 tuples. */
+ * into parameter lists, bindings and tables. Up to 16 tuples. */
 #ifndef GALE_KPP_H
 #define GALE_KPP_H
 
@@ -11,8 +11,11 @@
 /* _Pragma of a macro-expanded text (the offload layer's is_device_ptr lists) */
 #define GALE_PP_PRAGMA(x) _Pragma(GALE_PP_STR(x))
 #define GALE_PP_UNPAREN(...) __VA_ARGS__
-#define GALE_PP_NARG(...) GALE_PP_NARG_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-#define GALE_PP_NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, N, ...) N
+#define GALE_PP_NARG(...)                                                                  \
+    GALE_PP_NARG_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define GALE_PP_NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, N, \
+                      ...)                                                                 \
+    N
 
 /* GALE_PP_MAPT(m, ((a, b), (c, d))) -> m(a, b) m(c, d) */
 #define GALE_PP_MAPT(m, tuples) GALE_PP_MAPT_(m, GALE_PP_UNPAREN tuples)
@@ -29,5 +32,9 @@
 #define GALE_PP_MAP_10(m, t, ...) m t GALE_PP_MAP_9(m, __VA_ARGS__)
 #define GALE_PP_MAP_11(m, t, ...) m t GALE_PP_MAP_10(m, __VA_ARGS__)
 #define GALE_PP_MAP_12(m, t, ...) m t GALE_PP_MAP_11(m, __VA_ARGS__)
+#define GALE_PP_MAP_13(m, t, ...) m t GALE_PP_MAP_12(m, __VA_ARGS__)
+#define GALE_PP_MAP_14(m, t, ...) m t GALE_PP_MAP_13(m, __VA_ARGS__)
+#define GALE_PP_MAP_15(m, t, ...) m t GALE_PP_MAP_14(m, __VA_ARGS__)
+#define GALE_PP_MAP_16(m, t, ...) m t GALE_PP_MAP_15(m, __VA_ARGS__)
 
 #endif

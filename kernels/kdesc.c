@@ -67,11 +67,13 @@ double gale_kdesc_flops_per_point(int id, int nlev)
 static double columns(int space, int loc, double n)
 {
     const int edges = space == GALE_KS_EDGES;
-    if (space == GALE_KS_FLAT || space == GALE_KS_REDUCE) return n;
+    if (space == GALE_KS_FLAT || space == GALE_KS_COLS || space == GALE_KS_REDUCE) return n;
     if (loc == GALE_LOC_EDGE) return edges ? n : 2 * n;
     return edges ? 0.5 * n : n;
 }
 
+/* The fields once each (twice when read and written), from their
+ * locations, levels and precision, and the row's coefficients per point. */
 double gale_k_launch_bytes(int id, const gale_kargs_t *a, int i0, int i1)
 {
     const gale_kdesc_t *k = &gale_kdesc[id];
@@ -81,10 +83,11 @@ double gale_k_launch_bytes(int id, const gale_kargs_t *a, int i0, int i1)
         const gale_kfield_t *f = &a->f[j];
         if (!f->p) continue;
         /* FLAT kernels touch whole column blocks (padding included) */
-        const double per = k->space == GALE_KS_FLAT ? a->flat : f->nlev;
-        b += columns(k->space, f->loc, n) * per * f->elem;
+        const double per = k->space == GALE_KS_FLAT || k->space == GALE_KS_COLS ? a->flat : f->nlev;
+        /* a field read and written moves twice */
+        b += columns(k->space, f->loc, n) * per * f->elem * (k->field[j].access == GALE_KA_RW ? 2 : 1);
     }
-    const double points = n * (k->space == GALE_KS_FLAT ? a->flat : a->nlev);
+    const double points = n * (k->space == GALE_KS_FLAT || k->space == GALE_KS_COLS ? a->flat : a->nlev);
     const double scale = a->prec == GALE_F32 ? 0.5 : 1.0;
     return b + points * gale_kdesc_bytes_per_point(id, a->nlev) * scale;
 }

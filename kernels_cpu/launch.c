@@ -70,6 +70,7 @@ int gale_k_field_to_device(gale_field_t *f) { return GALE_OK; }
 #define GALE_KLOOP_CELLS(devptrs, body)                                                    \
     _Pragma("omp parallel for schedule(static)") for (int i = i0; i < i1; i++) { body; }
 #define GALE_KLOOP_EDGES(devptrs, body) GALE_KLOOP_CELLS(devptrs, body)
+#define GALE_KLOOP_COLS(devptrs, body) GALE_KLOOP_CELLS(devptrs, body)
 #define GALE_KLOOP_FLAT(devptrs, body)                                                     \
     _Pragma("omp parallel for simd schedule(static)") for (size_t i = fi0; i < fi1; i++) { body; }
 #define GALE_KLOOP_BATCH(devptrs, body)                                                    \

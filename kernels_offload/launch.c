@@ -436,6 +436,7 @@ void gale_k_transfers(gale_kxfer_t *x) { *x = g.x; }
                        is_device_ptr(KM, TR, NK GALE_PP_UNPAREN devptrs))                  \
     for (int i = i0; i < i1; i++) { body; }
 #define GALE_KLOOP_EDGES(devptrs, body) GALE_KLOOP_CELLS(devptrs, body)
+#define GALE_KLOOP_COLS(devptrs, body) GALE_KLOOP_CELLS(devptrs, body)
 #define GALE_KLOOP_FLAT(devptrs, body)                                                     \
     GALE_PP_PRAGMA(omp target teams distribute parallel for device(dev_)                   \
                        is_device_ptr(KM GALE_PP_UNPAREN devptrs))                          \

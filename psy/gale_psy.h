@@ -117,6 +117,7 @@ int gale_psy_launch(gale_psy_t *p, int id, gale_psy_call_t *c);
 #define GALE_PSY_DECL_CELLS(name, aux, args) GALE_PSY_SIG_(name, aux, args);
 #define GALE_PSY_DECL_EDGES(name, aux, args) GALE_PSY_SIG_(name, aux, args);
 #define GALE_PSY_DECL_FLAT(name, aux, args) GALE_PSY_SIG_(name, aux, args);
+#define GALE_PSY_DECL_COLS(name, aux, args) GALE_PSY_SIG_(name, aux, args);
 #define GALE_PSY_DECL_BATCH(name, aux, args) GALE_PSY_SIG_(name, aux, args);
 #define GALE_PSY_DECL_REDUCE(name, aux, args)
 GALE_KERNELS(GALE_PSY_DECL_)

@@ -33,6 +33,7 @@
 #define GALE_PSY_DEF_CELLS(name, aux, args) GALE_PSY_DEF_RUN(name, aux, args)
 #define GALE_PSY_DEF_EDGES(name, aux, args) GALE_PSY_DEF_RUN(name, aux, args)
 #define GALE_PSY_DEF_FLAT(name, aux, args) GALE_PSY_DEF_RUN(name, aux, args)
+#define GALE_PSY_DEF_COLS(name, aux, args) GALE_PSY_DEF_RUN(name, aux, args)
 #define GALE_PSY_DEF_BATCH(name, aux, args) GALE_PSY_DEF_RUN(name, aux, args)
 #define GALE_PSY_DEF_REDUCE(name, aux, args)
 GALE_KERNELS(GALE_PSY_DEF_)

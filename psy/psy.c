@@ -170,10 +170,10 @@ static int range_end(const gale_psy_t *p, int on_edges, int d)
     return on_edges ? p->lm->nedge[d] : p->lm->ncell[d];
 }
 
-/* A FLAT kernel iterates over the columns of its first written field. */
+/* A FLAT or COLS kernel iterates over the columns of its first written field. */
 static int on_edges(const gale_kdesc_t *k, const gale_psy_call_t *c)
 {
-    if (k->space != GALE_KS_FLAT) return k->space == GALE_KS_EDGES;
+    if (k->space != GALE_KS_FLAT && k->space != GALE_KS_COLS) return k->space == GALE_KS_EDGES;
     for (int i = 0; i < k->nfield; i++)
         if ((k->field[i].access & GALE_PSY_WRITE) && c->f[i]) return c->f[i]->loc == GALE_LOC_EDGE;
     return 0;

@@ -98,6 +98,8 @@ int gale_solver_solve(gale_solver_t *s, gale_field_t *b, gale_field_t *x);
  * solvers only (GALE_ERR_INPUT otherwise). For the operator's tests. */
 int gale_solver_apply(gale_solver_t *s, gale_field_t *x, gale_field_t *y);
 const gale_solver_stats_t *gale_solver_stats(const gale_solver_t *s);
+/* Whether a solve reads x's initial guess (prec_only computes x = P b alone). */
+int gale_solver_reads_guess(const gale_solver_t *s);
 /* The multigrid preconditioner, or NULL. */
 const gale_mg_t *gale_solver_mg(const gale_solver_t *s);
 const char *gale_solver_method_name(int method);

@@ -435,3 +435,4 @@ int gale_solver_solve(gale_solver_t *s, gale_field_t *b, gale_field_t *x)
 
 const gale_solver_stats_t *gale_solver_stats(const gale_solver_t *s) { return &s->st; }
 const gale_mg_t *gale_solver_mg(const gale_solver_t *s) { return s->mg; }
+int gale_solver_reads_guess(const gale_solver_t *s) { return s->o.method != GALE_KRYLOV_PREC_ONLY; }

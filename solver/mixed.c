@@ -44,19 +44,43 @@ static int lin(S *s, const mv_t *out, double a, const mv_t *x, double b, const m
     return GALE_OK;
 }
 
-/* out[i] = (a[i], b[i]) in the weighted norm, all in one global sum; each
- * pair's four field values are added in field order (the same bits on
+/* out[j] = (a[j], b[j]) in the weighted norm, all in one global sum. The
+ * dots go in field by field, so that each field's products with every pair
+ * are launched together (one pass over the field for all of them); each
+ * pair's four field values are then added in field order (the same bits on
  * every rank: each is a reproducible or plain global value) */
 static int dots(S *s, int n, const mv_t *const *a, const mv_t *const *b, double *out)
 {
     GALE_ASSERT(4 * n <= GALE_GSUM_MAX);
     gale_psy_sum_t sum;
     gale_psy_sum_init(&sum);
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < 4; i++) gale_psy_sum_dot(&sum, a[j]->f[i], b[j]->f[i], s->wc[i], s->wl[i]);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < n; j++) gale_psy_sum_dot(&sum, a[j]->f[i], b[j]->f[i], s->wc[i], s->wl[i]);
     double v[GALE_GSUM_MAX];
     GALE_CALL(gale_psy_sum(s->gs, &sum, v));
-    for (int j = 0; j < n; j++) out[j] = ((v[4 * j] + v[4 * j + 1]) + v[4 * j + 2]) + v[4 * j + 3];
+    for (int j = 0; j < n; j++) out[j] = ((v[j] + v[n + j]) + v[2 * n + j]) + v[3 * n + j];
+    return GALE_OK;
+}
+
+/* x -= sum_i h[i] y_i (i < n, in that order) and then, with w, w += b x, each
+ * field in one pass (gale_kb_lincomb: the bits of the axpbys it replaces),
+ * at most six directions a launch */
+static int lincomb(S *s, const mv_t *x, int n, const double *h, const mv_t *y, const mv_t *w,
+                   double b)
+{
+    for (int i = 0; i < 4; i++) {
+        int j0 = 0;
+        do {
+            const int m = n - j0 < 6 ? n - j0 : 6, last = j0 + m == n;
+            double c[6] = {0};
+            gale_field_t *yf[6] = {NULL};
+            for (int j = 0; j < m; j++) c[j] = -h[j0 + j], yf[j] = y[j0 + j].f[i];
+            GALE_CALL(gale_psy_lincomb(s->psy, x->f[i], last && w ? w->f[i] : NULL, m, b, c[0],
+                                       c[1], c[2], c[3], c[4], c[5], yf[0], yf[1], yf[2], yf[3],
+                                       yf[4], yf[5]));
+            j0 += m;
+        } while (j0 < n);
+    }
     return GALE_OK;
 }
 
@@ -80,7 +104,8 @@ static int precond(S *s, const mv_t *r, const mv_t *z)
     gale_field_t *const *R = r->f, *const *Z = z->f;
     GALE_CALL(gale_psy_schur_u(p, R[0], &s->ru));
     GALE_CALL(gale_psy_schur_col(p, &s->ru, R[1], R[2], R[3], &s->rb, &s->ws, &s->h));
-    GALE_CALL(gale_psy_axpby(p, Z[3], 0.0, &s->h, 0.0, &s->h));
+    if (gale_solver_reads_guess(s->helm)) /* from zero */
+        GALE_CALL(gale_psy_axpby(p, Z[3], 0.0, &s->h, 0.0, &s->h));
     GALE_CALL(gale_solver_solve(s->helm, &s->h, Z[3]));
     GALE_CALL(gale_psy_grad_h(p, s->tau, &s->ru, Z[3], Z[0]));
     GALE_CALL(gale_psy_col_backsub(p, Z[3], &s->ws, &s->rb, Z[1], Z[2]));
@@ -132,23 +157,29 @@ static int gcr(S *s, const mv_t *b, const mv_t *x, int *ok)
                 if ((*ok = converged(s, it, sqrt(rr), bnorm))) return GALE_OK;
             }
             it++;
-            double vv = d[j], vr = d[j + 1];
+            double vv = d[j], vr = d[j + 1], h[MAXK];
             for (int i = 0; i < j; i++) {
-                const double h = d[i] / wn[i];
-                vv -= h * d[i];
-                GALE_CALL(lin(s, v, 1.0, v, -h, &s->v[i]));
-                GALE_CALL(lin(s, z, 1.0, z, -h, &s->z[i]));
+                h[i] = d[i] / wn[i];
+                vv -= h[i] * d[i];
             }
-            if (vv <= 1e-3 * d[j]) {
+            double alpha;
+            if (vv <= 1e-3 * d[j]) { /* the new image's own dots, after Gram-Schmidt */
+                GALE_CALL(lincomb(s, v, j, h, s->v, NULL, 0));
+                GALE_CALL(lincomb(s, z, j, h, s->z, NULL, 0));
                 double e[2];
                 GALE_CALL(dots(s, 2, (const mv_t *[]){v, v}, (const mv_t *[]){v, r}, e));
                 vv = e[0], vr = e[1];
+                if (!(vv > 0)) GALE_ERROR(GALE_ERR_SOLVER, "mixed gcr breakdown at iteration %d", it);
+                alpha = vr / vv;
+                GALE_CALL(lin(s, x, 1.0, x, alpha, z));
+                GALE_CALL(lin(s, r, 1.0, r, -alpha, v));
+            } else { /* Gram-Schmidt and the update of x and r in one pass each */
+                if (!(vv > 0)) GALE_ERROR(GALE_ERR_SOLVER, "mixed gcr breakdown at iteration %d", it);
+                alpha = vr / vv;
+                GALE_CALL(lincomb(s, v, j, h, s->v, r, -alpha));
+                GALE_CALL(lincomb(s, z, j, h, s->z, x, alpha));
             }
             wn[j] = vv;
-            if (!(wn[j] > 0)) GALE_ERROR(GALE_ERR_SOLVER, "mixed gcr breakdown at iteration %d", it);
-            const double alpha = vr / wn[j];
-            GALE_CALL(lin(s, x, 1.0, x, alpha, z));
-            GALE_CALL(lin(s, r, 1.0, r, -alpha, v));
             rr -= alpha * vr;
             if (converged(s, it, sqrt(rr > 0 ? rr : 0), bnorm)) {
                 GALE_CALL(dots(s, 1, (const mv_t *[]){r}, (const mv_t *[]){r}, &rr));

@@ -54,6 +54,7 @@ typedef struct gale_nl {
     double *wl, *wl_int, *wl_kin; /* the budgets' level weights: g z dz [nlev]; dz in e's
                                      first, second half [2 sc] */
     int have_ps0;
+    int recon_fresh; /* ue, vn, ke, zeta are the current u's (the budget's): the next forcing reuses them */
     double *hist;          /* [GALE_NL_NHIST (steps + 1)]: mass, energy, entropy, min surface
                               pressure, max_grid after each step */
 } gale_nl_t;

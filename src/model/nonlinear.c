@@ -525,8 +525,8 @@ int gale_nl_setup(gale_model_t *m)
         {&s->Rrho, "nl_Rrho", C, nl}, {&s->ru, "nl_ru", E, nl},      {&s->rw, "nl_rw", I, nl},
         {&s->rb, "nl_rb", I, nl},    {&s->rp, "nl_rp", C, nl},       {&s->du, "nl_du", E, nl},
         {&s->dw, "nl_dw", I, nl},    {&s->db, "nl_db", I, nl},       {&s->dp, "nl_dp", C, nl},
-        {&s->be, "nl_energy", C, 2 * sc}, {&s->bent, "nl_entropy", C, nl}, {&s->bps, "nl_ps", C, nl},
-        {&s->bps0, "nl_ps0", C, nl}, {&s->bdps, "nl_dps", C, nl},    {&s->one, "nl_one", C, nl},
+        {&s->be, "nl_energy", C, 2 * sc}, {&s->bent, "nl_entropy", C, nl}, {&s->bps, "nl_ps", C, 1},
+        {&s->bps0, "nl_ps0", C, 1}, {&s->bdps, "nl_dps", C, 1},    {&s->one, "nl_one", C, nl},
         {&s->one2, "nl_one2", C, 2 * sc},
     };
     for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
@@ -620,8 +620,12 @@ static int transport(gale_model_t *m, gale_nl_t *s, double dt)
 static int forcing(gale_model_t *m, gale_nl_t *s, gale_field_t *pg, gale_field_t *fv)
 {
     gale_psy_t *psy = m->psy;
-    GALE_CALL(gale_psy_nl_recon(psy, &s->k, &m->u, &s->ue, &s->vn, &s->ke));
-    GALE_CALL(gale_psy_nl_vort(psy, &s->k, &s->ue, &s->vn, &s->zeta));
+    /* the budget at the end of the last step reconstructed this u already */
+    if (!s->recon_fresh) {
+        GALE_CALL(gale_psy_nl_recon(psy, &s->k, &m->u, &s->ue, &s->vn, &s->ke));
+        GALE_CALL(gale_psy_nl_vort(psy, &s->k, &s->ue, &s->vn, &s->zeta));
+    }
+    s->recon_fresh = 0; /* the filter below and the transport overwrite them */
     GALE_CALL(gale_psy_tr_faces(psy, &s->tr.ktr, &s->zeta, &s->tr.qf));
     GALE_CALL(gale_psy_nl_apvm(psy, &s->k, 0.5 * m->dt, &s->zeta, &s->tr.qf, &m->u, &s->qabs));
     GALE_CALL(gale_psy_nl_corw(psy, &s->k, &s->ue, &s->vn, &s->qabs, &s->cor));
@@ -640,22 +644,28 @@ static int forcing(gale_model_t *m, gale_nl_t *s, gale_field_t *pg, gale_field_t
 }
 
 /* The residuals of the latest estimate against the transported values and
- * the time-centred forcing, as the mixed system's right-hand side. */
-static int residual(gale_model_t *m, gale_nl_t *s)
+ * the time-centred forcing, as the mixed system's right-hand side. The first
+ * estimate of a step is the step's start state (the transport moves copies
+ * of it): its Pi and forcing are the start's, bit for bit, and are reused. */
+static int residual(gale_model_t *m, gale_nl_t *s, int first)
 {
     gale_psy_t *psy = m->psy;
     const double dt = m->dt, al = m->cfg.timestepping.alpha;
-    GALE_CALL(gale_psy_nl_eos(psy, &s->k, &s->rho, &m->b, &m->p));
-    GALE_CALL(forcing(m, s, &s->pg, &s->fv));
+    gale_field_t *pg = &s->pgn, *fv = &s->fvn;
+    if (!first) {
+        pg = &s->pg, fv = &s->fv;
+        GALE_CALL(gale_psy_nl_eos(psy, &s->k, &s->rho, &m->b, &m->p));
+        GALE_CALL(forcing(m, s, pg, fv));
+    }
     /* Ru = M_u (u - ua) + dt (alpha pg + (1 - alpha) pg^n), weak; pg holds the
      * pressure and K gradients less the vorticity force */
     GALE_CALL(gale_psy_axpby(psy, &s->du, 1.0, &m->u, -1.0, &s->ua));
     GALE_CALL(gale_psy_mix_u(psy, 1.0, 0.0, &s->du, NULL, &s->Ru));
-    GALE_CALL(gale_psy_axpby(psy, &s->Ru, 1.0, &s->Ru, dt * al, &s->pg));
+    GALE_CALL(gale_psy_axpby(psy, &s->Ru, 1.0, &s->Ru, dt * al, pg));
     GALE_CALL(gale_psy_axpby(psy, &s->ru, -1.0, &s->Ru, -dt * (1.0 - al), &s->pgn));
     /* Rw = (w - wa) + dt (alpha fv + (1 - alpha) fv^n) */
     GALE_CALL(gale_psy_axpby(psy, &s->Rw, 1.0, &m->w, -1.0, &s->wa));
-    GALE_CALL(gale_psy_axpby(psy, &s->Rw, 1.0, &s->Rw, dt * al, &s->fv));
+    GALE_CALL(gale_psy_axpby(psy, &s->Rw, 1.0, &s->Rw, dt * al, fv));
     GALE_CALL(gale_psy_axpby(psy, &s->Rw, 1.0, &s->Rw, dt * (1.0 - al), &s->fvn));
     GALE_CALL(gale_psy_axpby(psy, &s->Rth, 1.0, &m->b, -1.0, &s->tha));
     GALE_CALL(gale_psy_axpby(psy, &s->Rrho, 1.0, &s->rho, -1.0, &s->rhoa));
@@ -691,7 +701,7 @@ int gale_nl_step(gale_model_t *m)
         GALE_CALL(gale_psy_copy(psy, &s->uo, &m->u));
         GALE_CALL(gale_psy_copy(psy, &s->wo, &m->w));
         for (int i = 0; i < cfg->timestepping.inner_iterations; i++) {
-            GALE_CALL(residual(m, s));
+            GALE_CALL(residual(m, s, o == 0 && i == 0));
             for (int j = 0; j < 4; j++) GALE_CALL(gale_psy_axpby(psy, x[j], 0.0, r[j], 0.0, r[j]));
             GALE_CALL(gale_mixed_solve(m->mixed, r, x));
             GALE_CALL(gale_psy_axpby(psy, &m->u, 1.0, &m->u, 1.0, &s->du));
@@ -739,8 +749,9 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
             GALE_CALL(gale_psy_host_wrote(psy, one[i], 1));
         }
     }
+    /* also the next step's first forcing's (recon_fresh), and the output's */
     GALE_CALL(gale_psy_nl_recon(psy, &s->k, &m->u, &s->ue, &s->vn, &s->ke));
-    GALE_CALL(gale_psy_nl_vort(psy, &s->k, &s->ue, &s->vn, &s->zeta)); /* for the output */
+    GALE_CALL(gale_psy_nl_vort(psy, &s->k, &s->ue, &s->vn, &s->zeta));
     GALE_CALL(gale_psy_nl_budget(psy, &s->k, &s->rho, &m->b, &m->p, &m->w, &s->ke, &s->be,
                                  &s->bent, &s->bps));
     const int first = !s->have_ps0;
@@ -767,5 +778,6 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
     b->mass = v[0], b->kinetic = v[1], b->internal = v[2], b->potential = v[3], b->entropy = v[4];
     b->energy = (v[1] + v[2]) + v[3];
     b->max_v = mx[0], b->max_dps = mx[1], b->max_grid = mx[2];
+    s->recon_fresh = 1; /* ue, vn, ke and zeta are u's now */
     return GALE_OK;
 }

@@ -435,7 +435,7 @@ static void pack(const gale_output_t *o, const gale_model_t *m, const diag_t *d,
         case D_ZETA:
         case D_UZON:
         case D_VMER: memcpy(out, nlf + c * sc, (size_t)nl * sizeof *out); break;
-        case D_PS: *out = nlf[c * sc]; break;
+        case D_PS: *out = nlf[c * q->bps.stride]; break;
         case D_U: memcpy(out, u + c * sc, (size_t)nl * sizeof *out); break;
         case D_W: memcpy(out, w + c * si, (size_t)(nl + 1) * sizeof *out); break;
         case D_B: memcpy(out, b + c * si, (size_t)(nl + 1) * sizeof *out); break;
