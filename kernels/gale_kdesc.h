@@ -96,7 +96,7 @@ typedef struct {
     const gale_ktr_t *tr;
     const gale_knl_t *nk;
     int prec;           /* GALE_F64 / GALE_F32: the body of a DF kernel */
-    int flat;           /* FLAT: elements per column (the first read field's stride) */
+    int flat;           /* FLAT, COLS: elements per column (the smallest field stride) */
     int nlev;           /* levels of the first field argument: points = columns x nlev */
     double s[GALE_KMAXS];
     gale_kfield_t f[GALE_KMAXF]; /* the field arguments in the row's order (NULL: absent) */

@@ -251,7 +251,7 @@ static void kargs(const gale_psy_t *p, const gale_kdesc_t *k, const gale_psy_cal
                   gale_kargs_t *a)
 {
     *a = (gale_kargs_t){.km = p->km, .tr = c->tr, .nk = c->nk, .prec = GALE_F64};
-    int first = 1, flat = 0;
+    int first = 1;
     for (int i = 0; i < k->nfield; i++) {
         const gale_field_t *f = c->f[i];
         if (!f) continue;
@@ -261,7 +261,9 @@ static void kargs(const gale_psy_t *p, const gale_kdesc_t *k, const gale_psy_cal
             a->nlev = f->nlev;
             first = 0;
         }
-        if (!flat && (k->field[i].access & GALE_PSY_READ)) a->flat = flat = f->stride;
+        /* whole column blocks of the smallest: the transport keeps stage
+         * copies of layer and interface fields in buffers of the larger */
+        if (!a->flat || f->stride < a->flat) a->flat = f->stride;
     }
     for (int i = 0; i < k->nscalar; i++) a->s[i] = c->s[i];
 }

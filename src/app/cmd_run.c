@@ -606,12 +606,15 @@ static int write_report(const char *path, const gale_model_t *m, const gale_run_
  * arrays of its own footprint (its memory estimate: 24 MiB at least, out of
  * the private caches; 768 MiB per node at most, shared among the node's
  * ranks), where its kernels run; their sum is the bandwidth the ranks
- * together get. Collective; its time counts in the set-up. */
-static int roofline_triad(gale_model_t *m, MPI_Comm comm, double *gbs, double *mib, double *secs)
+ * together get. Before the model is set up, so that the arrays are gone
+ * when it allocates (the peak memory stays the model's). Collective. */
+static int roofline_triad(const gale_config_t *cfg, MPI_Comm comm, double *gbs, double *mib,
+                          double *secs)
 {
-    int local = 1;
+    int local = 1, size = 1;
     GALE_CALL(gale_node_ranks(comm, NULL, &local));
-    double bytes = m->mem_estimate;
+    GALE_MPI(MPI_Comm_size(comm, &size));
+    double bytes = gale_model_memory_estimate(cfg, size);
     if (bytes < 24.0 * 1048576) bytes = 24.0 * 1048576;
     if (bytes > 768.0 * 1048576 / local) bytes = 768.0 * 1048576 / local;
     GALE_MPI(MPI_Barrier(comm));
@@ -621,17 +624,16 @@ static int roofline_triad(gale_model_t *m, MPI_Comm comm, double *gbs, double *m
     *mib = bytes / 1048576;
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, gbs, 1, MPI_DOUBLE, MPI_SUM, comm));
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, secs, 1, MPI_DOUBLE, MPI_MAX, comm));
-    m->setup_s += *secs;
     return GALE_OK;
 }
 
 /* The run after set-up: restart, time loop, summary and report. */
 static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp, MPI_Comm comm,
-                     int rank)
+                     int rank, const double triad[3])
 {
     const gale_config_t cfg = m->cfg;
-    double triad_gbs = 0, triad_mib = 0, triad_s = 0;
-    GALE_CALL(roofline_triad(m, comm, &triad_gbs, &triad_mib, &triad_s));
+    const double triad_gbs = triad[0], triad_mib = triad[1], triad_s = triad[2];
+    m->setup_s += triad_s; /* the roofline's triad is part of the set-up */
     print_header(m);
     GALE_CALL(gale_restart_setup(m, a->restart));
     GALE_CALL(gale_output_init(outp, m));
@@ -704,12 +706,14 @@ static int run(const run_args_t *a, MPI_Comm comm, int rank)
         cfg.io.synchronous = 1;
     }
     GALE_CALL(check_report_path(a->report, comm, rank));
+    double triad[3];
+    GALE_CALL(roofline_triad(&cfg, comm, &triad[0], &triad[1], &triad[2]));
     gale_model_t m;
     GALE_CALL(gale_model_setup(&m, &cfg, comm));
     gale_output_t *out = NULL;
     /* whatever happens next, the writer thread is stopped (no temporary file
      * left, no HDF5 call racing MPI_Finalize) and the model freed */
-    int st = run_model(a, &m, &out, comm, rank);
+    int st = run_model(a, &m, &out, comm, rank, triad);
     gale_output_free(&out);
     gale_model_free(&m);
     return st;
