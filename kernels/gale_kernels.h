@@ -18,7 +18,7 @@
 
 enum { GALE_F64 = 0, GALE_F32 = 1 };
 
-/* Batch width of the column-batched tridiagonal solve (DESIGN.md section 2):
+/* Batch width of the column-batched tridiagonal solve (docs/numerics.md):
  * 16 columns give each level of the sweeps 4 (double) or 2 (float)
  * independent 256-bit chains, which the recurrence's latency needs (8
  * columns were 1.4x slower in cache on Zen 4). */
