@@ -226,8 +226,6 @@ typedef struct {
 } gale_rsum_t;
 void gale_rsum_zero(gale_rsum_t *s);
 void gale_rsum_add(gale_rsum_t *s, double x);            /* one term (host, scalar) */
-void gale_rsum_merge(gale_rsum_t *into, const gale_rsum_t *s);
-void gale_rsum_normalise(gale_rsum_t *s);                /* carry digits into [-2^45, 2^45): one form per value */
 double gale_rsum_value(const gale_rsum_t *s);            /* after a global integer sum */
 
 /* acc[j] += sum over columns [c0,c1), levels [k0,k1) of (wc[col]*wl[lev]*x)*y

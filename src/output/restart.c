@@ -179,7 +179,9 @@ static int ckpt_job(void *arg)
     return gale_ckpt_write(j->path, j->ck, j->comm, j->info, j->st);
 }
 
-int gale_restart_write(gale_model_t *m, const char *path, gale_output_t *out)
+/* Writes a checkpoint of m to path now, on out's writer thread (out may be
+ * NULL: no output, the calling thread). Collective. */
+static int write_checkpoint(gale_model_t *m, const char *path, gale_output_t *out)
 {
     const double t0 = gale_wtime(), c0 = gale_timer_counted();
     gale_ckpt_t ck;
@@ -242,7 +244,7 @@ int gale_restart_checkpoint(gale_model_t *m, gale_output_t *out)
     if (period <= 0 || m->step % period != 0) return GALE_OK;
     char path[GALE_STR + 64];
     snprintf(path, sizeof path, "%s/gale_ckpt_%06d.ckpt", m->cfg.checkpoint.dir, m->step);
-    GALE_CALL(gale_restart_write(m, path, out));
+    GALE_CALL(write_checkpoint(m, path, out));
     return GALE_OK;
 }
 
