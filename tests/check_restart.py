@@ -29,6 +29,9 @@ import sys
 
 import ranks
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import gale_ckpt  # noqa: E402  (the checkpoint reader, docs/checkpoint.md)
+
 mpiexec, gale, work, mode = sys.argv[1:5]
 args = sys.argv[5:]
 # the lumped operator (one Helmholtz solve per step): these are the checkpoint's
@@ -55,13 +58,6 @@ def rundir(np):
 
 def ckpt(np, step):
     return os.path.join(rundir(np), "ck", f"gale_ckpt_{step:06d}.ckpt")
-
-
-def header_bytes(path):
-    with open(path, "rb") as f:
-        head = f.read(32)
-    assert head[:8] == b"GALECKPT", path
-    return struct.unpack("<Q", head[16:24])[0]
 
 
 def same_state(a, b):
@@ -108,9 +104,7 @@ elif mode == "restart":
     if names != ["gale_ckpt_000008.ckpt"]:
         fail(f"restarted run wrote {names}")
     p1, p2 = ckpt(src, 8), os.path.join(d, "ck", names[0])
-    h1, h2 = header_bytes(p1), header_bytes(p2)
-    b1, b2 = open(p1, "rb").read()[h1:-32], open(p2, "rb").read()[h2:-32]
-    if b1 != b2:
+    if gale_ckpt.read(p1).field_data() != gale_ckpt.read(p2).field_data():
         fail(f"field data of {p1} and {p2} differ")
     print(f"check_restart restart {src} -> {np}: checksums {b['checksums']} identical")
 
@@ -120,8 +114,8 @@ elif mode == "refuse":
     d = os.path.join(work, "refuse")
     os.makedirs(d, exist_ok=True)
     bad = os.path.join(d, f"{kind}.ckpt")
-    data = open(base, "rb").read()
-    H = header_bytes(base)
+    ck = gale_ckpt.read(base)
+    data, H = ck.data, ck.header_bytes
     extra = []
     # (what the message must say) for each kind
     if kind == "truncated":
@@ -134,12 +128,12 @@ elif mode == "refuse":
         want = "checksum mismatch"
     elif kind == "corrupt_header":  # one flipped bit in the stored config text
         b = bytearray(data)
-        b[1500] ^= 0x01
+        b[ck.config_offset + 600] ^= 0x01
         open(bad, "wb").write(bytes(b))
         want = "header checksum mismatch"
     elif kind == "wrong_version":
         b = bytearray(data)
-        b[8:12] = struct.pack("<I", 99)
+        struct.pack_into("<I", b, gale_ckpt.OFF_VERSION, 99)
         open(bad, "wb").write(bytes(b))
         want = "version 99"
     elif kind == "not_checkpoint":
