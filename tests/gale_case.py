@@ -2,7 +2,8 @@
 """Regression checks that run `gale run` and assert on what it reports.
 
 Subcommands (each exits 0 only when every assertion holds):
-  run     one run; --rc, --stderr/--stdout regexes, --check Python expressions
+  run     one run; --rc (every rank's exit status), --stderr/--stdout regexes,
+          --no-stdout, --count-stdout/--count-stderr, --check Python expressions
           over the JSON report `r` (e.g. "r['energy']['rel_change'] < 1e-9")
   against the case as given and with --ref's options (another solver): the
           state agrees within --rel, both conserve energy within --energy
@@ -73,11 +74,15 @@ def cmd_run(a):
     for rx in a.stdout or []:
         if not re.search(rx, out, re.M):
             fail(f"stdout does not match {rx!r}", out, err)
-    if a.count_stderr:
-        rx, n = a.count_stderr
-        got = len(re.findall(rx, err, re.M))
-        if got != int(n):
-            fail(f"stderr has {got} lines matching {rx!r}, expected {n}", out, err)
+    for rx in a.no_stdout or []:
+        m = re.search(rx, out, re.M)
+        if m:
+            fail(f"stdout matches {rx!r}: {m.group(0)!r}", out, err)
+    for name, text, counts in (("stdout", out, a.count_stdout), ("stderr", err, a.count_stderr)):
+        for rx, n in counts or []:
+            got = len(re.findall(rx, text, re.M))
+            if got != int(n):
+                fail(f"{name} has {got} lines matching {rx!r}, expected {n}", out, err)
     for expr in a.check or []:
         if r is None:
             fail("no report was written", out, err)
@@ -221,7 +226,9 @@ def main():
     s.add_argument("--rc", type=int)
     s.add_argument("--stderr", action="append")
     s.add_argument("--stdout", action="append")
-    s.add_argument("--count-stderr", nargs=2, metavar=("REGEX", "N"))
+    s.add_argument("--no-stdout", action="append", help="a regex stdout must not match")
+    s.add_argument("--count-stdout", nargs=2, action="append", metavar=("REGEX", "N"))
+    s.add_argument("--count-stderr", nargs=2, action="append", metavar=("REGEX", "N"))
     s.add_argument("--check", action="append")
     s = sub.add_parser("against")
     s.add_argument("--np", type=int, default=1)
