@@ -11,7 +11,9 @@ usage: check_restart.py MPIEXEC GALE WORKDIR MODE ARGS...
                        same field bytes as the straight run's
   refuse KIND          a bad restart file (or setting) of KIND is refused on
                        every rank with exit 2, one message naming the file
-                       and the problem, within the timeout
+                       and the problem, within the timeout (an older format
+                       version and a text without the keys that define the
+                       experiment are made with tools/gale_ckpt.py)
   same_step IOMODE     output, a checkpoint and the last step on one step
                        ([io] mode IOMODE); its restart continues bit for bit
   hang N [LIMIT]       N runs of output + checkpoint on one step, 2 ranks x
@@ -79,6 +81,10 @@ if mode == "straight":
         fail(f"checkpoint directory holds {names}")
     if "checkpoint: " not in r.stdout:
         fail("no checkpoint line in the log", r)
+    # the version gale writes is the one tools/gale_ckpt.py knows as current
+    versions = {gale_ckpt.read(os.path.join(d, "ck", n)).version for n in names}
+    if versions != {gale_ckpt.VERSION}:
+        fail(f"checkpoint format versions {versions}, want {gale_ckpt.VERSION}")
     print(f"check_restart straight {np}: {names}")
 
 elif mode == "restart":
@@ -135,7 +141,22 @@ elif mode == "refuse":
         b = bytearray(data)
         struct.pack_into("<I", b, gale_ckpt.OFF_VERSION, 99)
         open(bad, "wb").write(bytes(b))
-        want = "version 99"
+        want = f"checkpoint format version 99, which this gale does not know; it reads version {gale_ckpt.VERSION} only"
+    elif kind == "older_version":  # a consistent file of format version 1
+        open(bad, "wb").write(ck.rewritten(version=1))
+        want = (f"checkpoint format version 1; this gale reads version {gale_ckpt.VERSION} only. "
+                "A version-1 file may not record every key that defines its experiment")
+    elif kind == "unrecorded_key":  # a current file whose text lacks [dynamics], as version 1 could
+        lines, keep = [], True
+        for line in ck.config.split("\n"):
+            if line.startswith("["):
+                keep = line != "[dynamics]"
+            if keep:
+                lines.append(line)
+        if len(lines) == len(ck.config.split("\n")):
+            fail(f"{base} records no [dynamics] section")
+        open(bad, "wb").write(ck.rewritten(config="\n".join(lines)))
+        want = "does not record [dynamics] mass_matrix, "
     elif kind == "not_checkpoint":
         open(bad, "w").write("[mesh]\nname = C12\n")
         want = "not a gale checkpoint"

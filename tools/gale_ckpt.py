@@ -22,9 +22,9 @@ MAGIC = b"GALECKPT"
 TRAILER_MAGIC = b"GALECKPT_TRAILER"
 BYTE_ORDER_MARK = 0x01020304
 # the version gale writes (GALE_CKPT_VERSION in io/gale_checkpoint.h) and the
-# versions with the layout below (docs/checkpoint.md)
-VERSION = 1
-LAYOUT_VERSIONS = (1,)
+# versions with the layout below (docs/checkpoint.md "Format versions")
+VERSION = 2
+LAYOUT_VERSIONS = (1, 2)
 
 # The fixed header (head_t in io/checkpoint.c), offsets in bytes
 OFF_VERSION = 8          # uint32
