@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 static int g_rank = 0;
@@ -19,19 +18,6 @@ void gale_log_setup(int rank, int level)
 }
 
 int gale_log_rank(void) { return g_rank; }
-int gale_log_level(void) { return g_level; }
-
-static const char *const level_names[] = {"error", "warn", "info", "debug"};
-
-int gale_loglevel_parse(const char *s, int *level)
-{
-    for (int i = 0; i < 4; i++)
-        if (strcasecmp(s, level_names[i]) == 0) {
-            *level = i;
-            return 0;
-        }
-    return -1;
-}
 
 static void vlog(int level, int all, const char *fmt, va_list ap)
 {

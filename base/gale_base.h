@@ -72,12 +72,10 @@ typedef enum { GALE_LOG_ERROR = 0, GALE_LOG_WARN, GALE_LOG_INFO, GALE_LOG_DEBUG 
 
 void gale_log_setup(int rank, int level);
 int gale_log_rank(void);
-int gale_log_level(void);
 /* Rank 0 only. */
 void gale_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Every rank, prefixed with the rank. */
 void gale_log_all(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int gale_loglevel_parse(const char *s, int *level);
 
 /* ---- memory: 64-byte aligned, zero-filled ---- */
 #define GALE_ALIGN 64

@@ -491,8 +491,22 @@ static char *check_file(const char *path, uint64_t *Hout, uint64_t *fsize, char 
         goto fail;
     }
     if (h.version != GALE_CKPT_VERSION) {
-        snprintf(why, nwhy, "checkpoint format version %u; this gale reads version %d only",
-                 h.version, GALE_CKPT_VERSION);
+        /* no conversion: an older file's text may lack keys that define its
+         * experiment, and their values then are not known (docs/checkpoint.md) */
+        char writer[sizeof h.writer + 1] = "an unknown gale";
+        if (got >= sizeof h && memchr(h.writer, '\0', sizeof h.writer))
+            memcpy(writer, h.writer, sizeof h.writer);
+        if (h.version >= 1 && h.version < GALE_CKPT_VERSION)
+            snprintf(why, nwhy, "checkpoint format version %u; this gale reads version %d only. "
+                     "A version-%u file may not record every key that defines its experiment "
+                     "(one written before the consistent operator has no [dynamics] section, "
+                     "though the lumped operator ran it), so it cannot be restarted exactly: "
+                     "rerun from step 0, or restart it with the gale that wrote it (%s)",
+                     h.version, GALE_CKPT_VERSION, h.version, writer);
+        else
+            snprintf(why, nwhy, "checkpoint format version %u, which this gale does not know; "
+                     "it reads version %d only (the file names its writer: %s)", h.version,
+                     GALE_CKPT_VERSION, writer);
         goto fail;
     }
     if (got < sizeof h || h.header_bytes < sizeof h + 16 || h.header_bytes % HEAD_ALIGN ||

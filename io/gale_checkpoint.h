@@ -27,7 +27,13 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#define GALE_CKPT_VERSION 1
+/* The format version written, and the only one read (docs/checkpoint.md
+ * "Format versions"). It goes up when a change would make an older file
+ * restart differently: its layout, or a key that defines the experiment
+ * added with a default other than what older files ran. 2: the same layout
+ * as 1, but a version-1 file may lack [dynamics] (written before the
+ * consistent operator, the default now, existed). */
+#define GALE_CKPT_VERSION 2
 #define GALE_CKPT_MAXFIELDS 8
 
 typedef struct {

@@ -13,7 +13,7 @@
  * netCDF-4 file layout that io/nc4.c writes: dimension scales, creation
  * order, netCDF's hidden attributes -- not the netCDF-C library).
  *
- * Metrics (DESIGN.md section 5): write_rate_MiB_s = bytes / 2^20 /
+ * Metrics (docs/iobench.md; IOR's definitions): write_rate_MiB_s = bytes / 2^20 /
  * (last close end - first open start), over all ranks that open files, times
  * summed over iterations; read likewise; per-rank rates min/mean/max.
  *

@@ -2,7 +2,7 @@
  * columns), written once and included by both launch layers. Pure static
  * inline functions, restrict pointers, no parallel directives: the only
  * pragma is GALE_SIMD on level loops, which a launch layer defines before
- * including this file (empty in GPU device passes, DESIGN.md section 8).
+ * including this file (empty in GPU device passes, docs/offload.md).
  *
  * Every body evaluates its expressions in one fixed order (sides W,S,E,N,
  * levels bottom-up), with no contraction (-ffp-contract=off), so a column

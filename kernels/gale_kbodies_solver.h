@@ -97,7 +97,7 @@ static inline void GALE_KB(gale_kb_tri_sweeps)(const gale_kmesh_t *km, int batch
 /* The vertical tridiagonal solve for one batch of GALE_LANES columns
  * (columns lane0 + l for l in [l0, l1)). A recurrence along k does not
  * vectorise, so the SIMD runs across the batch's columns (the lanes) on a
- * transposed copy t[k][lane] (DESIGN.md section 2). The factors are stored
+ * transposed copy t[k][lane] (docs/numerics.md, Solver). The factors are stored
  * batched (setup in solver/): m = 1/pivot, cu = upper/pivot; the lower
  * coefficient is -av rdzi_k. A whole batch reads r and writes z inside the
  * sweeps (strided across the columns); a partial one (the ends of [c0, c1))

@@ -18,7 +18,7 @@
 
 enum { GALE_F64 = 0, GALE_F32 = 1 };
 
-/* Batch width of the column-batched tridiagonal solve (DESIGN.md section 2):
+/* Batch width of the column-batched tridiagonal solve (docs/numerics.md):
  * 16 columns give each level of the sweeps 4 (double) or 2 (float)
  * independent 256-bit chains, which the recurrence's latency needs (8
  * columns were 1.4x slower in cache on Zen 4). */
@@ -172,8 +172,6 @@ typedef struct {
 } gale_rsum_t;
 void gale_rsum_zero(gale_rsum_t *s);
 void gale_rsum_add(gale_rsum_t *s, double x);            /* one term (host, scalar) */
-void gale_rsum_merge(gale_rsum_t *into, const gale_rsum_t *s);
-void gale_rsum_normalise(gale_rsum_t *s);                /* carry digits into [-2^45, 2^45): one form per value */
 double gale_rsum_value(const gale_rsum_t *s);            /* after a global integer sum */
 
 /* acc[j] += sum over columns [c0,c1), levels [k0,k1) of (wc[col]*wl[lev]*x)*y

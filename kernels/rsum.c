@@ -6,15 +6,6 @@
 
 void gale_rsum_zero(gale_rsum_t *s) { memset(s, 0, sizeof *s); }
 
-void gale_rsum_merge(gale_rsum_t *into, const gale_rsum_t *s)
-{
-    for (int j = 0; j < GALE_RSUM_WORDS; j++) into->w[j] += s->w[j];
-    into->bad += s->bad;
-    into->plain += s->plain;
-}
-
-void gale_rsum_normalise(gale_rsum_t *s) { gale_kb_rsum_carry(s->w); }
-
 void gale_rsum_add(gale_rsum_t *s, double x)
 {
     gale_kb_rsum_term(x, s->w, &s->bad);

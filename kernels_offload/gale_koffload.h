@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 /* GPU device passes: an `omp simd` there only yields "loop not vectorized"
- * warnings (DESIGN.md section 8). The x86_64 host-offload image keeps it. */
+ * warnings (docs/offload.md). The x86_64 host-offload image keeps it. */
 #if defined(__NVPTX__) || defined(__AMDGPU__)
 #define GALE_SIMD
 #else

@@ -23,10 +23,12 @@ import json
 import math
 import os
 import shutil
-import struct
 import sys
 
 import ranks
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import gale_ckpt  # noqa: E402  (the checkpoint reader, docs/checkpoint.md)
 
 MPIEXEC, GALE, WORK, MODE = sys.argv[1:5]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -72,22 +74,6 @@ def run(config, args, np=1, threads=1, expect_ok=True):
     return None, r, codes
 
 
-def read_field(path, name):
-    """Field NAME of a checkpoint (docs/checkpoint.md, version 1): its doubles
-    in global-id order, columns x levels."""
-    with open(path, "rb") as f:
-        d = f.read()
-    if d[:8] != b"GALECKPT":
-        sys.exit(f"check_nonlinear: {path} is not a gale checkpoint")
-    nfield = struct.unpack_from("<q", d, 56)[0]
-    for i in range(nfield):
-        o = 288 + 64 * i
-        if d[o:o + 8].split(b"\0")[0].decode() == name:
-            nlev, ncol, off, nbytes = struct.unpack_from("<qqQQ", d, o + 8)
-            return struct.unpack_from(f"<{nlev * ncol}d", d, off)
-    sys.exit(f"check_nonlinear: {path} holds no field {name}")
-
-
 if MODE == "resting":
     # C8 L20 to 30 km, 10 days at dt = 7200 s (the state at rest does not
     # care about the step; C24 L30 is the bench command in docs/nonlinear.md)
@@ -119,7 +105,7 @@ elif MODE == "linearity":
         for a in ("0", "1e-3", "2e-3"):
             ck = os.path.join(WORKDIR, f"ck_{u0}_{a}")
             run(DCMIP31, case + [f"--initial.dtheta={a}", f"--checkpoint.dir={ck}"])
-            theta[a] = read_field(os.path.join(ck, "gale_ckpt_000012.ckpt"), "theta")
+            theta[a] = gale_ckpt.read(os.path.join(ck, "gale_ckpt_000012.ckpt")).field("theta")[2]
         p1 = [x - y for x, y in zip(theta["1e-3"], theta["0"])]
         p2 = [x - y for x, y in zip(theta["2e-3"], theta["0"])]
         n1 = math.sqrt(sum(x * x for x in p1))

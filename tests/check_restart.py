@@ -11,7 +11,9 @@ usage: check_restart.py MPIEXEC GALE WORKDIR MODE ARGS...
                        same field bytes as the straight run's
   refuse KIND          a bad restart file (or setting) of KIND is refused on
                        every rank with exit 2, one message naming the file
-                       and the problem, within the timeout
+                       and the problem, within the timeout (an older format
+                       version and a text without the keys that define the
+                       experiment are made with tools/gale_ckpt.py)
   same_step IOMODE     output, a checkpoint and the last step on one step
                        ([io] mode IOMODE); its restart continues bit for bit
   hang N [LIMIT]       N runs of output + checkpoint on one step, 2 ranks x
@@ -28,6 +30,9 @@ import struct
 import sys
 
 import ranks
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import gale_ckpt  # noqa: E402  (the checkpoint reader, docs/checkpoint.md)
 
 mpiexec, gale, work, mode = sys.argv[1:5]
 args = sys.argv[5:]
@@ -57,13 +62,6 @@ def ckpt(np, step):
     return os.path.join(rundir(np), "ck", f"gale_ckpt_{step:06d}.ckpt")
 
 
-def header_bytes(path):
-    with open(path, "rb") as f:
-        head = f.read(32)
-    assert head[:8] == b"GALECKPT", path
-    return struct.unpack("<Q", head[16:24])[0]
-
-
 def same_state(a, b):
     keys = ["checksums", "energy", "max_u", "max_w", "max_u_over_run", "max_w_over_run"]
     return [k for k in keys if a.get(k) != b.get(k)]
@@ -83,6 +81,10 @@ if mode == "straight":
         fail(f"checkpoint directory holds {names}")
     if "checkpoint: " not in r.stdout:
         fail("no checkpoint line in the log", r)
+    # the version gale writes is the one tools/gale_ckpt.py knows as current
+    versions = {gale_ckpt.read(os.path.join(d, "ck", n)).version for n in names}
+    if versions != {gale_ckpt.VERSION}:
+        fail(f"checkpoint format versions {versions}, want {gale_ckpt.VERSION}")
     print(f"check_restart straight {np}: {names}")
 
 elif mode == "restart":
@@ -108,9 +110,7 @@ elif mode == "restart":
     if names != ["gale_ckpt_000008.ckpt"]:
         fail(f"restarted run wrote {names}")
     p1, p2 = ckpt(src, 8), os.path.join(d, "ck", names[0])
-    h1, h2 = header_bytes(p1), header_bytes(p2)
-    b1, b2 = open(p1, "rb").read()[h1:-32], open(p2, "rb").read()[h2:-32]
-    if b1 != b2:
+    if gale_ckpt.read(p1).field_data() != gale_ckpt.read(p2).field_data():
         fail(f"field data of {p1} and {p2} differ")
     print(f"check_restart restart {src} -> {np}: checksums {b['checksums']} identical")
 
@@ -120,8 +120,8 @@ elif mode == "refuse":
     d = os.path.join(work, "refuse")
     os.makedirs(d, exist_ok=True)
     bad = os.path.join(d, f"{kind}.ckpt")
-    data = open(base, "rb").read()
-    H = header_bytes(base)
+    ck = gale_ckpt.read(base)
+    data, H = ck.data, ck.header_bytes
     extra = []
     # (what the message must say) for each kind
     if kind == "truncated":
@@ -134,14 +134,29 @@ elif mode == "refuse":
         want = "checksum mismatch"
     elif kind == "corrupt_header":  # one flipped bit in the stored config text
         b = bytearray(data)
-        b[1500] ^= 0x01
+        b[ck.config_offset + 600] ^= 0x01
         open(bad, "wb").write(bytes(b))
         want = "header checksum mismatch"
     elif kind == "wrong_version":
         b = bytearray(data)
-        b[8:12] = struct.pack("<I", 99)
+        struct.pack_into("<I", b, gale_ckpt.OFF_VERSION, 99)
         open(bad, "wb").write(bytes(b))
-        want = "version 99"
+        want = f"checkpoint format version 99, which this gale does not know; it reads version {gale_ckpt.VERSION} only"
+    elif kind == "older_version":  # a consistent file of format version 1
+        open(bad, "wb").write(ck.rewritten(version=1))
+        want = (f"checkpoint format version 1; this gale reads version {gale_ckpt.VERSION} only. "
+                "A version-1 file may not record every key that defines its experiment")
+    elif kind == "unrecorded_key":  # a current file whose text lacks [dynamics], as version 1 could
+        lines, keep = [], True
+        for line in ck.config.split("\n"):
+            if line.startswith("["):
+                keep = line != "[dynamics]"
+            if keep:
+                lines.append(line)
+        if len(lines) == len(ck.config.split("\n")):
+            fail(f"{base} records no [dynamics] section")
+        open(bad, "wb").write(ck.rewritten(config="\n".join(lines)))
+        want = "does not record [dynamics] mass_matrix, "
     elif kind == "not_checkpoint":
         open(bad, "w").write("[mesh]\nname = C12\n")
         want = "not a gale checkpoint"

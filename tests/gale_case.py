@@ -2,7 +2,8 @@
 """Regression checks that run `gale run` and assert on what it reports.
 
 Subcommands (each exits 0 only when every assertion holds):
-  run     one run; --rc, --stderr/--stdout regexes, --check Python expressions
+  run     one run; --rc (every rank's exit status), --stderr/--stdout regexes,
+          --no-stdout, --count-stdout/--count-stderr, --check Python expressions
           over the JSON report `r` (e.g. "r['energy']['rel_change'] < 1e-9")
   against the case as given and with --ref's options (another solver): the
           state agrees within --rel, both conserve energy within --energy
@@ -22,29 +23,34 @@ import json
 import os
 import re
 import shlex
-import subprocess
 import sys
 import tempfile
 
+import ranks
 
 MPIEXEC = "mpiexec"  # --mpiexec: the build's launcher (gale-mpiexec)
 
 
 def gale(exe, args, np=1, threads=1, env_extra=None, timeout=300):
-    """Runs gale under mpiexec with a report; returns (rc, stdout, stderr, report or None)."""
+    """Runs gale under mpiexec with a report; returns (rc, stdout, stderr,
+    report or None), rc the exit status every rank had (tests/ranks.py;
+    stderr ends with a "gale-exit RANK STATUS" line per rank), or -1 when the
+    ranks' statuses differ or one is missing."""
     tmp = tempfile.mkdtemp(prefix="gale_case_")
     report = os.path.join(tmp, "report.json")
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     env.update(env_extra or {})
     # a test of --report itself brings its own
     own = [] if any(x == "--report" or x.startswith("--report=") for x in args) else ["--report", report]
-    cmd = [MPIEXEC, "-n", str(np), exe, "run", *args, *own]
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout, cwd=tmp)
+    p, codes = ranks.run_ranks(MPIEXEC, np, [exe, "run", *args, *own], timeout, env=env, cwd=tmp)
     r = None
     if os.path.exists(report):
         with open(report) as f:
             r = json.load(f)
-    return p.returncode, p.stdout, p.stderr, r
+    # a rank whose status differs from mpiexec's, or that never reported
+    # one, counts as a failure (-1) wherever the status is checked
+    rc = p.returncode if codes == {i: p.returncode for i in range(np)} else -1
+    return rc, p.stdout, p.stderr, r
 
 
 def fail(msg, out="", err=""):
@@ -58,21 +64,25 @@ def fail(msg, out="", err=""):
 
 def cmd_run(a):
     rc, out, err, r = gale(a.gale, a.args, a.np, a.threads)
-    if a.rc is not None and rc != a.rc:
-        fail(f"exit status {rc}, expected {a.rc}", out, err)
-    if a.rc is None and rc != 0:
-        fail(f"exit status {rc}", out, err)
+    want = 0 if a.rc is None else a.rc
+    if rc != want:
+        fail(f"exit status {rc} (-1: the ranks' differ, see gale-exit below), expected {want} on "
+             f"every one of {a.np} rank(s)", out, err)
     for rx in a.stderr or []:
         if not re.search(rx, err, re.M):
             fail(f"stderr does not match {rx!r}", out, err)
     for rx in a.stdout or []:
         if not re.search(rx, out, re.M):
             fail(f"stdout does not match {rx!r}", out, err)
-    if a.count_stderr:
-        rx, n = a.count_stderr
-        got = len(re.findall(rx, err, re.M))
-        if got != int(n):
-            fail(f"stderr has {got} lines matching {rx!r}, expected {n}", out, err)
+    for rx in a.no_stdout or []:
+        m = re.search(rx, out, re.M)
+        if m:
+            fail(f"stdout matches {rx!r}: {m.group(0)!r}", out, err)
+    for name, text, counts in (("stdout", out, a.count_stdout), ("stderr", err, a.count_stderr)):
+        for rx, n in counts or []:
+            got = len(re.findall(rx, text, re.M))
+            if got != int(n):
+                fail(f"{name} has {got} lines matching {rx!r}, expected {n}", out, err)
     for expr in a.check or []:
         if r is None:
             fail("no report was written", out, err)
@@ -216,7 +226,9 @@ def main():
     s.add_argument("--rc", type=int)
     s.add_argument("--stderr", action="append")
     s.add_argument("--stdout", action="append")
-    s.add_argument("--count-stderr", nargs=2, metavar=("REGEX", "N"))
+    s.add_argument("--no-stdout", action="append", help="a regex stdout must not match")
+    s.add_argument("--count-stdout", nargs=2, action="append", metavar=("REGEX", "N"))
+    s.add_argument("--count-stderr", nargs=2, action="append", metavar=("REGEX", "N"))
     s.add_argument("--check", action="append")
     s = sub.add_parser("against")
     s.add_argument("--np", type=int, default=1)

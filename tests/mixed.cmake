@@ -21,6 +21,23 @@ gale_case(mixed_lfric_reproducible "regression;mpi" same
   -- ${PROJECT_SOURCE_DIR}/configs/lfric_gravity_wave.nml --mesh.name=C8 --timestepping.steps=3
   --diagnostics.fields= ${QUIET})
 
+# the progress line of prec_only, which computes no residual, says so (and
+# prints no NaN); the report's residuals are null. Both levels prec_only,
+# then the mixed gcr over a Helmholtz prec_only
+gale_case(progress_prec_only "regression;mpi" run --np 2
+  --count-stdout "^step +[123]/3 .*  mixed prec_only, residual not computed  prec_only: 1 V-cycle, residual not computed  dE/E0 " 3
+  --no-stdout "(?i)\\bnan\\b"
+  --check "r['solver']['final_residual'] is None and r['mixed_solver']['final_residual'] is None"
+  -- ${DEFAULT_INI} --mesh.name=C12 --timestepping.steps=3 --solver.preconditioner=multigrid
+     --solver.method=prec_only --multigrid.levels=3 --mixed_solver.method=prec_only
+     --logging.progress_every=1 --diagnostics.fields=)
+gale_case(progress_prec_only_helmholtz "regression;mpi" run --np 2
+  --count-stdout "^step +[123]/3 .*  mixed it +[0-9]+  \\|r\\|/\\|b\\| [0-9]\\.[0-9][0-9]e-[0-9][0-9]  prec_only: 1 V-cycle, residual not computed  dE/E0 " 3
+  --no-stdout "(?i)\\bnan\\b"
+  --check "r['solver']['final_residual'] is None and r['mixed_solver']['final_residual'] > 0"
+  -- ${DEFAULT_INI} --mesh.name=C12 --timestepping.steps=3 --solver.preconditioner=multigrid
+     --solver.method=prec_only --multigrid.levels=3 --logging.progress_every=1 --diagnostics.fields=)
+
 # mode convergence, energy, balance, LFRic's settings' global sums and
 # accuracy, restart on another rank count, prec_only
 add_test(NAME mixed_numbers

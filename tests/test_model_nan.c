@@ -1,5 +1,6 @@
 /* A NaN in a prognostic stops the step on every rank with GALE_ERR_NUMERIC,
- * naming the field, the cell and the level (ctest matches the message). */
+ * naming the field, the cell and the level (tests/ranks.py checks every rank's
+ * exit status and the message). */
 #include "gale_base.h"
 #include "gale_model.h"
 

@@ -652,21 +652,31 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
         if (every > 0 && (m->step % every == 0 || m->step == steps)) {
             const gale_solver_stats_t *st = gale_solver_stats(m->solver);
             double el = gale_wtime() - t0;
-            char mix[160] = "";
+            char mix[160] = "", hel[80];
+            /* prec_only computes no residual: say so rather than print NaN */
             if (m->mixed) {
                 const gale_mixed_stats_t *ms = gale_mixed_stats(m->mixed);
-                snprintf(mix, sizeof mix, "mixed it %2d  |r|/|b| %.2e  ", ms->last_iterations,
-                         mixed_ratio(ms));
+                if (isnan(mixed_ratio(ms)))
+                    snprintf(mix, sizeof mix, "mixed prec_only, residual not computed  ");
+                else
+                    snprintf(mix, sizeof mix, "mixed it %2d  |r|/|b| %.2e  ", ms->last_iterations,
+                             mixed_ratio(ms));
             }
+            if (isnan(residual_ratio(st)))
+                snprintf(hel, sizeof hel, "%s: %d V-cycle, residual not computed",
+                         gale_solver_method_name(cfg.solver.method), st->last_iterations);
+            else
+                snprintf(hel, sizeof hel, "%s it %3d  |r|/|b| %.2e",
+                         gale_solver_method_name(cfg.solver.method), st->last_iterations,
+                         residual_ratio(st));
             if (m->nl) /* the budgets, and what the test cases watch */
                 snprintf(mix + strlen(mix), sizeof mix - strlen(mix), "dM/M0 %+.1e  ps %.2f..%.2f hPa  max|v| %.2e  ",
                          (m->nl->b.mass - m->nl->b0.mass) / m->nl->b0.mass, m->nl->b.ps_min / 100,
                          m->nl->b.ps_max / 100, m->nl->b.max_v);
             gale_log(GALE_LOG_INFO,
-                     "step %5d/%d  t %9.1f s  %s%s it %3d  |r|/|b| %.2e  dE/E0 %+.3e  max|w| %.3e m/s"
+                     "step %5d/%d  t %9.1f s  %s%s  dE/E0 %+.3e  max|w| %.3e m/s"
                      "  elapsed %.2f s  left %.2f s",
-                     m->step, steps, m->time, mix, gale_solver_method_name(cfg.solver.method),
-                     st->last_iterations, residual_ratio(st), energy_change(m), m->max_w, el,
+                     m->step, steps, m->time, mix, hel, energy_change(m), m->max_w, el,
                      el / (m->step - step0) * (steps - m->step));
         }
     }

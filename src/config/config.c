@@ -111,7 +111,8 @@ static int edit_distance(const char *a, const char *b)
     return d[la][lb];
 }
 
-const char *gale_config_nearest_(const char *word, const char *const *cands, int n)
+/* The candidate nearest to word, or NULL when none is a plausible typo. */
+static const char *nearest(const char *word, const char *const *cands, int n)
 {
     const char *best = NULL;
     int bd = INT_MAX;
@@ -128,7 +129,7 @@ const char *gale_config_nearest_(const char *word, const char *const *cands, int
 void gale_config_suggest_(char *out, size_t n, const char *word, const char *const *cands,
                           int nc, const char *open, const char *close)
 {
-    const char *near = gale_config_nearest_(word, cands, nc);
+    const char *near = nearest(word, cands, nc);
     if (near) {
         snprintf(out, n, "did you mean %s%s%s?", open, near, close);
         return;
@@ -224,7 +225,7 @@ static int parse_value(const gale_key_t *k, const char *s, gale_config_t *cfg, c
                 *(int *)dst = i;
                 return 0;
             }
-        const char *near = gale_config_nearest_(s, c, nc);
+        const char *near = nearest(s, c, nc);
         if (near) snprintf(sugg, sizeof sugg, "; did you mean '%s'?", near);
         else sugg[0] = '\0';
         snprintf(why, n, "not one of %s%s", k->choices, sugg);

@@ -142,7 +142,6 @@ void gale_config_print_keys(int md);
  * the INI parser's validation and suggests names the same way). */
 int gale_config_set_(gale_config_t *cfg, const char *section, const char *key, const char *text,
                      char *why, size_t n);
-const char *gale_config_nearest_(const char *word, const char *const *cands, int n);
 void gale_config_suggest_(char *out, size_t n, const char *word, const char *const *cands,
                           int nc, const char *open, const char *close);
 int gale_config_read_nml_(gale_config_t *cfg, const char *path);

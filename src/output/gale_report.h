@@ -1,4 +1,4 @@
-/* The run summary (text) and the run report (JSON, DESIGN.md section 7). */
+/* The run summary (text) and the run report (JSON, docs/report.md). */
 #ifndef GALE_REPORT_H
 #define GALE_REPORT_H
 

@@ -29,8 +29,4 @@ int gale_restart_setup(gale_model_t *m, const char *restart_path);
  * rank (no file is left under the final or the temporary name). */
 int gale_restart_checkpoint(gale_model_t *m, gale_output_t *out);
 
-/* Collective: writes a checkpoint of m to path now, on out's writer thread
- * (out may be NULL: no output, the calling thread). */
-int gale_restart_write(gale_model_t *m, const char *path, gale_output_t *out);
-
 #endif

@@ -1,6 +1,6 @@
 /* The model side of output (gale_output.h): the [diagnostics] schedule, the
  * derived fields, packing owned columns in gid order into the writer's ring,
- * failure agreement and the metrics of DESIGN.md section 5. */
+ * failure agreement and the metrics defined in docs/output.md (Metrics). */
 #include "gale_output.h"
 
 #include "gale_base.h"

@@ -11,7 +11,9 @@
  * What must agree on restart: the mesh, extrusion, planet, physics, dynamics
  * and initial-case keys and [timestepping] dt and alpha (they define the
  * experiment); a difference is an error that names every differing key with
- * both values. [solver], [mixed_solver] and [multigrid] differences are allowed with a warning (the answer
+ * both values, and one of those keys that the file does not record is an
+ * error too (its value then is unknown: docs/checkpoint.md "Format
+ * versions"). [solver], [mixed_solver] and [multigrid] differences are allowed with a warning (the answer
  * then changes); everything else (ranks, threads, partitioning, halo, io,
  * diagnostics, checkpoint, logging, steps) comes from this run. */
 #include "gale_restart.h"
@@ -73,7 +75,8 @@ static int check_config(const gale_model_t *m, const gale_ckpt_t *ck, const char
     char *mine = malloc(need), bad[1536] = "", warn[1024] = "";
     if (!mine) GALE_ERROR(GALE_ERR_MEM, "cannot allocate %zu bytes", need);
     gale_config_dump(&m->cfg, mine, need);
-    size_t nb = 0, nw = 0;
+    char lack[1024] = "";
+    size_t nb = 0, nw = 0, nl = 0;
     int nbad = 0;
     for (int i = 0; i < gale_nkeys; i++) {
         const gale_key_t *k = &gale_keys[i];
@@ -83,9 +86,17 @@ static int check_config(const gale_model_t *m, const gale_ckpt_t *ck, const char
             continue;
         char here[GALE_STR + 8], there[GALE_STR + 8];
         if (!dump_value(mine, k->section, k->key, here, sizeof here)) continue;
-        /* a key the writer did not know: it had its default then, which is
-         * what a config without it gives now; nothing to compare */
-        if (!dump_value(ck->config, k->section, k->key, there, sizeof there)) continue;
+        /* A key the writer did not know. Its default then need not be its
+         * default now, so for a key that defines the experiment its value
+         * in the file is unknown: an error (the format version should have
+         * gone up with the key; GALE_CKPT_VERSION). A solver key's default
+         * changes only the answer's last bits: nothing to compare. */
+        if (!dump_value(ck->config, k->section, k->key, there, sizeof there)) {
+            if (strict && nl < sizeof lack)
+                nl += (size_t)snprintf(lack + nl, sizeof lack - nl, "%s[%s] %s", nl ? ", " : "",
+                                       k->section, k->key);
+            continue;
+        }
         if (strcmp(here, there) == 0) continue;
         char *buf = strict ? bad : warn;
         size_t *len = strict ? &nb : &nw, cap = strict ? sizeof bad : sizeof warn;
@@ -103,6 +114,12 @@ static int check_config(const gale_model_t *m, const gale_ckpt_t *ck, const char
         gale_log(GALE_LOG_WARN,
                  "[solver] reproducible_sums = false: a restart on another rank count does not "
                  "continue bit for bit");
+    if (nl)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "restart file '%s' does not record %s, which define the experiment (written "
+                   "by %s, which did not know them): what it ran cannot be known, so it cannot "
+                   "be restarted exactly; rerun from step 0, or restart it with the gale that "
+                   "wrote it", path, lack, ck->writer);
     if (nbad)
         GALE_ERROR(GALE_ERR_INPUT,
                    "restart file '%s' is for another experiment: %s (mesh, extrusion, planet, "
@@ -179,7 +196,9 @@ static int ckpt_job(void *arg)
     return gale_ckpt_write(j->path, j->ck, j->comm, j->info, j->st);
 }
 
-int gale_restart_write(gale_model_t *m, const char *path, gale_output_t *out)
+/* Writes a checkpoint of m to path now, on out's writer thread (out may be
+ * NULL: no output, the calling thread). Collective. */
+static int write_checkpoint(gale_model_t *m, const char *path, gale_output_t *out)
 {
     const double t0 = gale_wtime(), c0 = gale_timer_counted();
     gale_ckpt_t ck;
@@ -242,7 +261,7 @@ int gale_restart_checkpoint(gale_model_t *m, gale_output_t *out)
     if (period <= 0 || m->step % period != 0) return GALE_OK;
     char path[GALE_STR + 64];
     snprintf(path, sizeof path, "%s/gale_ckpt_%06d.ckpt", m->cfg.checkpoint.dir, m->step);
-    GALE_CALL(gale_restart_write(m, path, out));
+    GALE_CALL(write_checkpoint(m, path, out));
     return GALE_OK;
 }
 

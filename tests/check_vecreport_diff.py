@@ -1,0 +1,93 @@
+#!/usr/bin/python3
+"""`tools/vecreport diff` finds the changes that are there, and only those
+(docs/vecreport.md). Runs the command as a user does, on reports that need
+no compiler: the committed gcc AVX2 and AVX-512 reports of one commit
+(docs/vecreport/), an identical pair, and copies of the AVX2 report with
+one loop changed by hand.
+
+usage: check_vecreport_diff.py WORKDIR
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOL = os.path.join(ROOT, "tools", "vecreport")
+REPORTS = os.path.join(ROOT, "docs", "vecreport")
+AVX2 = os.path.join(REPORTS, "gcc-avx2.json")
+AVX512 = os.path.join(REPORTS, "gcc-avx512.json")
+work = sys.argv[1]
+os.makedirs(work, exist_ok=True)
+failures = []
+
+
+def check(ok, what):
+    print(("ok:   " if ok else "FAIL: ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def diff(a, b, name):
+    """Runs the diff; returns (the count it prints, {(function, loop file:line): (A, B, change)})."""
+    out = os.path.join(work, name + ".md")
+    r = subprocess.run([sys.executable, TOOL, "diff", a, b, "-o", out],
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        sys.exit(f"check_vecreport_diff: {name}: exit {r.returncode}\n{r.stdout}{r.stderr}")
+    m = re.search(r"vecreport: (\d+) change\(s\)", r.stdout)
+    if not m:
+        sys.exit(f"check_vecreport_diff: {name}: no change count in {r.stdout!r}")
+    rows = {}
+    for line in open(out):
+        # | function | `source` (file:line) | caller | A | B | change |
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if len(cells) != 6 or cells[0] in ("function", "---"):
+            continue
+        where = re.search(r"\(([^()]+:\d+)\)$", cells[1])
+        rows[(cells[0], where.group(1) if where else cells[1])] = (cells[3], cells[4], cells[5])
+    return int(m.group(1)), rows, open(out).read()
+
+
+# AVX2 against AVX-512 (gcc, one commit): every loop that vectorises on
+# both doubles its width, and one loop only AVX-512 vectorises
+n, rows, _ = diff(AVX2, AVX512, "avx2-avx512")
+kinds = [c for _, _, c in rows.values()]
+check(n == 32 and len(rows) == 32, f"AVX2 -> AVX-512: 32 loops changed (tool says {n}, table has {len(rows)})")
+check(kinds.count("width") == 31, f"31 of them change width (got {kinds.count('width')})")
+check(rows.get(("gale_kb_grad_h", "kernels/gale_kbodies.h:38")) == ("yes 4 x 256 b", "yes 8 x 512 b", "width"),
+      f"gale_kb_grad_h's loop: 4 x 256 b -> 8 x 512 b (got {rows.get(('gale_kb_grad_h', 'kernels/gale_kbodies.h:38'))})")
+nv = [k for k, v in rows.items() if v[2] == "now vectorised"]
+check(nv == [("gale_kb_tridiag_batch_f", "kernels/gale_kbodies_solver.h:118")]
+      and rows[nv[0]][1] == "yes 16 x 512 b",
+      f"one loop vectorised by AVX-512 only: gale_kb_tridiag_batch_f at line 118, 16 x 512 b (got {nv})")
+# the other way round, the same loops with the opposite change
+n, back, _ = diff(AVX512, AVX2, "avx512-avx2")
+check(n == 32 and back.get(nv[0] if nv else None, ("",) * 3)[2] == "no longer vectorised",
+      f"AVX-512 -> AVX2: 32 changes, the same loop no longer vectorised (got {n})")
+
+# an identical pair: nothing
+n, rows, text = diff(AVX2, AVX2, "same")
+check(n == 0 and not rows and "No loop changed." in text, f"a report against itself: 0 changes (got {n})")
+
+# one loop changed by hand, in a copy: exactly that loop, with that change
+rep = json.load(open(AVX2))
+for field, value, want in (("vectorized", False, ("yes 4 x 256 b", "no", "no longer vectorised")),
+                           ("vf", 2, ("yes 4 x 256 b", "yes 2 x 256 b", "width"))):
+    mod = json.loads(json.dumps(rep))
+    hit = [r for r in mod["loops"] if r["function"] == "gale_kb_grad_h"]
+    if len(hit) != 1:
+        sys.exit(f"check_vecreport_diff: {AVX2} has {len(hit)} gale_kb_grad_h loops, want 1")
+    hit[0][field] = value
+    path = os.path.join(work, f"avx2-{field}.json")
+    with open(path, "w") as f:
+        json.dump(mod, f)
+    n, rows, _ = diff(AVX2, path, f"avx2-{field}")
+    got = rows.get(("gale_kb_grad_h", "kernels/gale_kbodies.h:38"), ("",) * 3)
+    check(n == 1 and len(rows) == 1 and got[0] == want[0] and got[1].startswith(want[1])
+          and got[2] == want[2], f"gale_kb_grad_h's {field} set to {value}: one change, {want} (got {n}: {rows})")
+
+if failures:
+    sys.exit(f"check_vecreport_diff: {len(failures)} check(s) failed: " + "; ".join(failures))
+print("check_vecreport_diff: all checks passed")
