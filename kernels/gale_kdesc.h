@@ -79,11 +79,7 @@ typedef struct {
 } gale_kdesc_t;
 extern const gale_kdesc_t gale_kdesc[GALE_K_N]; /* by GALE_K_* id (kdesc.c) */
 
-/* A row's bytes and flops per point at nlev levels; the minimum bytes of a
- * launch on n columns (the fields' columns follow from their locations: an
- * edge loop touches half a cell per edge, a cell loop two edges per cell);
- * the bytes of a single-precision launch count 4-byte elements. */
-double gale_kdesc_bytes_per_point(int id, int nlev);
+/* A row's flops per point at nlev levels. */
 double gale_kdesc_flops_per_point(int id, int nlev);
 
 /* ---- one launch, as the launch layers see it ---- */
@@ -105,7 +101,10 @@ typedef struct {
  * whose elements or batches are covered). Times the launch under the
  * kernel's timer and counts its minimum bytes. Not collective. */
 void gale_k_run(int id, const gale_kargs_t *a, int i0, int i1);
-/* Minimum bytes of that launch (the count gale_k_run adds to the timer). */
+/* Minimum bytes of that launch (the count gale_k_run adds to the timer): the
+ * fields' columns follow from their locations (an edge loop touches half a
+ * cell column per edge, a cell loop two edges per cell), a single-precision
+ * launch counts 4-byte elements, and the row adds its bytes per point. */
 double gale_k_launch_bytes(int id, const gale_kargs_t *a, int i0, int i1);
 /* The kernels' timers: registered once, sub-timers of "compute". */
 void gale_k_timers_register(int *kt);

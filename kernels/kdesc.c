@@ -45,7 +45,7 @@ const gale_kdesc_t gale_kdesc[GALE_K_N] = {GALE_KERNELS(GALE_KROW_)};
 #define GALE_KFLOPS_(name, space, aux, prec, ext, red, bytes, flops, args, cd, cf)           \
     case GALE_K_##name: return (double)(flops);
 
-double gale_kdesc_bytes_per_point(int id, int nlev)
+static double bytes_per_point(int id, int nlev)
 {
     const double NL = nlev > 0 ? nlev : 1;
     (void)NL;
@@ -89,7 +89,7 @@ double gale_k_launch_bytes(int id, const gale_kargs_t *a, int i0, int i1)
     }
     const double points = n * (k->space == GALE_KS_FLAT || k->space == GALE_KS_COLS ? a->flat : a->nlev);
     const double scale = a->prec == GALE_F32 ? 0.5 : 1.0;
-    return b + points * gale_kdesc_bytes_per_point(id, a->nlev) * scale;
+    return b + points * bytes_per_point(id, a->nlev) * scale;
 }
 
 void gale_k_timers_register(int *kt)

@@ -132,6 +132,10 @@ typedef struct {
 } gale_psy_rec_t;
 void gale_psy_record(gale_psy_rec_t *rec);
 
+/* The machine's limit where the kernels run: the STREAM triad on arrays of
+ * `bytes` in all, GB/s (gale_k_triad). Not collective. */
+double gale_psy_triad(double bytes, int ntimes);
+
 /* y = A x, exchanging `also` with x when it is staler (gale_psy_call_t). */
 int gale_psy_helmholtz_also(gale_psy_t *p, gale_field_t *x, gale_field_t *y, gale_field_t *also);
 /* The preconditioners in the order [solver] preconditioner lists them; none

@@ -38,6 +38,8 @@
 #define GALE_PSY_DEF_REDUCE(name, aux, args)
 GALE_KERNELS(GALE_PSY_DEF_)
 
+double gale_psy_triad(double bytes, int ntimes) { return gale_k_triad(bytes, ntimes); }
+
 int gale_psy_helmholtz_also(gale_psy_t *p, gale_field_t *x, gale_field_t *y, gale_field_t *also)
 {
     gale_psy_call_t c = {.f = {x, y}, .also = also};

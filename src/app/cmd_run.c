@@ -619,7 +619,7 @@ static int roofline_triad(const gale_config_t *cfg, MPI_Comm comm, double *gbs, 
     if (bytes > 768.0 * 1048576 / local) bytes = 768.0 * 1048576 / local;
     GALE_MPI(MPI_Barrier(comm));
     const double t0 = gale_wtime();
-    *gbs = gale_k_triad(bytes, 4);
+    *gbs = gale_psy_triad(bytes, 4);
     *secs = gale_wtime() - t0;
     *mib = bytes / 1048576;
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, gbs, 1, MPI_DOUBLE, MPI_SUM, comm));
