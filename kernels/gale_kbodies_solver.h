@@ -72,7 +72,9 @@ static inline void GALE_KB(gale_kb_pc_diag)(const gale_kmesh_t *km, int c,
 }
 
 /* The forward and back substitutions of the column tridiagonal solve, in
- * place on a transposed batch t[k][lane] (the factors: see below). */
+ * place on a transposed batch t[k][lane] (the factors: see below). The
+ * previous level is carried in p (registers), not re-read from t: each step
+ * would otherwise wait on its own store. */
 static inline void GALE_KB(gale_kb_tri_sweeps)(const gale_kmesh_t *km, int batch,
                                                GALE_R *restrict t)
 {
@@ -81,16 +83,17 @@ static inline void GALE_KB(gale_kb_tri_sweeps)(const gale_kmesh_t *km, int batch
     const GALE_R *cu = km->GALE_KM(tri_c) + (size_t)batch * nl * L;
     const GALE_R *av = km->GALE_KM(h_av) + (size_t)batch * L;
     const GALE_R *rdzi = km->GALE_KM(rdzi);
+    GALE_R p[GALE_LANES];
     GALE_SIMD
-    for (int l = 0; l < L; l++) t[l] = t[l] * m[l];
+    for (int l = 0; l < L; l++) t[l] = p[l] = t[l] * m[l];
     for (int k = 1; k < nl; k++) {
         GALE_SIMD
         for (int l = 0; l < L; l++)
-            t[k * L + l] = (t[k * L + l] + av[l] * rdzi[k] * t[(k - 1) * L + l]) * m[k * L + l];
+            t[k * L + l] = p[l] = (t[k * L + l] + av[l] * rdzi[k] * p[l]) * m[k * L + l];
     }
     for (int k = nl - 2; k >= 0; k--) {
         GALE_SIMD
-        for (int l = 0; l < L; l++) t[k * L + l] = t[k * L + l] - cu[k * L + l] * t[(k + 1) * L + l];
+        for (int l = 0; l < L; l++) t[k * L + l] = p[l] = t[k * L + l] - cu[k * L + l] * p[l];
     }
 }
 

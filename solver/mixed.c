@@ -123,7 +123,7 @@ static int converged(S *s, int it, double rnorm, double bnorm)
     return rnorm <= s->o.rtol * bnorm || rnorm <= s->o.atol;
 }
 
-/* GCR(k) from zero: x accumulates alpha_j z_j, r = b - L (x - x0). One
+/* GCR(k) from zero: x accumulates alpha_j z_j', r = b - L (x - x0). One
  * global sum per iteration: the new image's products with the kept ones
  * (classical Gram-Schmidt), with itself and with r (r is orthogonal to the
  * kept images, so (v_j, r) needs no correction), and, first after a
@@ -131,7 +131,15 @@ static int converged(S *s, int it, double rnorm, double bnorm)
  * these by subtraction; when the Gram-Schmidt subtraction cancels more than
  * three digits (late in a tight solve, the new image nearly in the span of
  * the kept ones) a second sum gives |v_j'|^2 and (v_j', r) exactly, and when
- * the recurred |r| says converged one more sum checks the true |r|. */
+ * the recurred |r| says converged one more sum checks the true |r|.
+ *
+ * The images v_j are orthogonalised in place (the dots and r need them);
+ * the directions z_j are not: z_j' = sum_i T[j][i] z_i (T unit lower
+ * triangular, from the Gram-Schmidt coefficients), so x gains
+ * sum_i c_i z_i, c_i = sum_j alpha_j T[j][i], in one pass at the end of the
+ * cycle instead of one pass over every kept direction per iteration. r and
+ * the iterations are those of orthogonalised directions bit for bit; x is
+ * the same sum in another order (docs/numerics.md, "The mixed solve"). */
 static int gcr(S *s, const mv_t *b, const mv_t *x, int *ok)
 {
     const int k = s->o.gcrk;
@@ -140,17 +148,19 @@ static int gcr(S *s, const mv_t *b, const mv_t *x, int *ok)
     GALE_CALL(lin(s, r, 1.0, b, 0.0, b));
     int it = 0;
     while (it < s->o.max_iterations) {
+        double T[MAXK][MAXK], c[MAXK];
+        int nz = 0, done = 0;
         for (int j = 0; j < k && it < s->o.max_iterations; j++) {
             const mv_t *z = &s->z[j], *v = &s->v[j];
             GALE_CALL(precond(s, r, z));
             GALE_CALL(apply(s, z, v));
-            const mv_t *a[MAXK + 3], *c[MAXK + 3];
+            const mv_t *a[MAXK + 3], *cc[MAXK + 3];
             int n = 0;
-            for (int i = 0; i < j; i++) a[n] = v, c[n++] = &s->v[i];
-            a[n] = v, c[n++] = v;
-            a[n] = v, c[n++] = r;
-            if (j == 0) a[n] = r, c[n++] = r;
-            GALE_CALL(dots(s, n, a, c, d));
+            for (int i = 0; i < j; i++) a[n] = v, cc[n++] = &s->v[i];
+            a[n] = v, cc[n++] = v;
+            a[n] = v, cc[n++] = r;
+            if (j == 0) a[n] = r, cc[n++] = r;
+            GALE_CALL(dots(s, n, a, cc, d));
             if (j == 0) {
                 rr = d[2];
                 if (it == 0) bnorm = sqrt(rr);
@@ -162,30 +172,39 @@ static int gcr(S *s, const mv_t *b, const mv_t *x, int *ok)
                 h[i] = d[i] / wn[i];
                 vv -= h[i] * d[i];
             }
+            for (int i = 0; i < j; i++) { /* z_j' = z_j - sum_m h_m z_m' */
+                double t = 0;
+                for (int m = i; m < j; m++) t -= h[m] * T[m][i];
+                T[j][i] = t;
+            }
+            T[j][j] = 1.0;
             double alpha;
             if (vv <= 1e-3 * d[j]) { /* the new image's own dots, after Gram-Schmidt */
                 GALE_CALL(lincomb(s, v, j, h, s->v, NULL, 0));
-                GALE_CALL(lincomb(s, z, j, h, s->z, NULL, 0));
-                double e[2];
+                double e[2] = {0, 0};
                 GALE_CALL(dots(s, 2, (const mv_t *[]){v, v}, (const mv_t *[]){v, r}, e));
                 vv = e[0], vr = e[1];
                 if (!(vv > 0)) GALE_ERROR(GALE_ERR_SOLVER, "mixed gcr breakdown at iteration %d", it);
                 alpha = vr / vv;
-                GALE_CALL(lin(s, x, 1.0, x, alpha, z));
                 GALE_CALL(lin(s, r, 1.0, r, -alpha, v));
-            } else { /* Gram-Schmidt and the update of x and r in one pass each */
+            } else { /* Gram-Schmidt and the update of r in one pass */
                 if (!(vv > 0)) GALE_ERROR(GALE_ERR_SOLVER, "mixed gcr breakdown at iteration %d", it);
                 alpha = vr / vv;
                 GALE_CALL(lincomb(s, v, j, h, s->v, r, -alpha));
-                GALE_CALL(lincomb(s, z, j, h, s->z, x, alpha));
             }
+            c[j] = 0;
+            for (int i = 0; i <= j; i++) c[i] += alpha * T[j][i];
+            nz = j + 1;
             wn[j] = vv;
             rr -= alpha * vr;
             if (converged(s, it, sqrt(rr > 0 ? rr : 0), bnorm)) {
                 GALE_CALL(dots(s, 1, (const mv_t *[]){r}, (const mv_t *[]){r}, &rr));
-                if ((*ok = converged(s, it, sqrt(rr), bnorm))) return GALE_OK;
+                if ((done = *ok = converged(s, it, sqrt(rr), bnorm))) break;
             }
         }
+        for (int i = 0; i < nz; i++) c[i] = -c[i]; /* lincomb subtracts */
+        if (nz) GALE_CALL(lincomb(s, x, nz, c, s->z, NULL, 0));
+        if (done) return GALE_OK;
     }
     return GALE_OK;
 }
