@@ -1,8 +1,9 @@
 # `cmake --build --preset <p> --target vecreport`: the vectorisation report of
 # this build (its compiler, ISA and flags, read from compile_commands.json)
 # for the CPU kernels, written to <build>/vecreport/<compiler>-<isa>.{json,md}.
-# See docs/vecreport.md. Not part of `all`: it recompiles kernels_cpu/launch.c
-# with the compiler's optimisation records switched on (a few seconds).
+# See docs/vecreport.md. Not part of `all`: it recompiles kernels_cpu/*.c
+# with the compiler's optimisation records switched on (seconds to a minute),
+# and prints the kernel guard.
 set(GALE_VECREPORT_PYTHON /usr/bin/python3 CACHE FILEPATH "Python for tools/vecreport (standard library only)")
 add_custom_target(vecreport
   COMMAND ${GALE_VECREPORT_PYTHON} ${PROJECT_SOURCE_DIR}/tools/vecreport report

@@ -4,7 +4,7 @@
  * layer's descriptors and typed launches (psy/), the one dispatch both launch
  * layers compile (gale_kdispatch.h), the minimum bytes and flops of every
  * launch (the run report's roofline), the kernel benchmark's list and the
- * vectorisation report's hot loops.
+ * vectorisation report's kernel guard.
  *
  * A row, in a body header's GALE_KROWS_<GROUP>(K) list:
  *
