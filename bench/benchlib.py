@@ -266,8 +266,9 @@ def _run_json(cmd, env, js, what, timeout, show_tail=False):
         return json.load(f)
 
 
-def gale_run(exe, np, threads, overrides, report, config="configs/default.ini", timeout=900):
-    """gale run under mpiexec (output off); returns the report (dict) or None."""
+def gale_run(exe, np, threads, overrides, report, config="configs/default_tight.ini", timeout=900):
+    """gale run under mpiexec (output off); returns the report (dict) or None. The
+    default case with cg + tridiagonal to 1e-10, the solve the recorded results used."""
     cmd = [launcher(exe), "-n", str(np), exe, "run", config, "--diagnostics.fields=",
            "--logging.progress_every=0", *overrides, "--report", report]
     return _run_json(cmd, {"OMP_NUM_THREADS": str(threads)}, report, "run", timeout)
