@@ -8,6 +8,12 @@ set(DEFAULT_INI ${PROJECT_SOURCE_DIR}/configs/default.ini)
 # that solve, assert numbers that only a tight solve gives
 set(TIGHT_INI ${PROJECT_SOURCE_DIR}/configs/default_tight.ini)
 set(QUIET --logging.progress_every=0)
+# ... and stays the default case but for that solve (no include in the INI
+# reader, so it is a copy: this catches an edit made to one file only)
+add_test(NAME tight_preset_matches_default
+         COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_tight_preset.py ${GALE_EXE}
+                 ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/tight_preset)
+set_tests_properties(tight_preset_matches_default PROPERTIES LABELS "regression" TIMEOUT 120)
 # the two-point operator with its exact elimination, for the tests of the
 # Helmholtz solvers and of the step as it was before the consistent operator
 set(LUMPED --dynamics.mass_matrix=lumped)
