@@ -211,13 +211,16 @@ def llc_bytes():
         return 32 * 2**20
 
 
+def first_line(cmd):
+    """The first line a command prints (a compiler's --version), "?" if none."""
+    try:
+        return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True).stdout.splitlines()[0].strip()
+    except (OSError, IndexError):
+        return "?"
+
+
 def machine():
-    def first(cmd):
-        try:
-            return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  text=True).stdout.splitlines()[0].strip()
-        except (OSError, IndexError):
-            return "?"
     info = {}
     try:
         out = subprocess.run(["lscpu"], stdout=subprocess.PIPE, text=True).stdout
@@ -238,11 +241,11 @@ def machine():
             info["memory_GiB"] = round(int(f.readline().split()[1]) / 2**20, 1)
     except OSError:
         pass
-    info["gcc"] = first(["gcc", "--version"])
-    info["clang"] = first(["clang-19", "--version"])
-    info["mpi"] = first(["mpichversion"]) if shutil.which("mpichversion") else first([MPIEXEC, "--version"])
+    info["gcc"] = first_line(["gcc", "--version"])
+    info["clang"] = first_line(["clang-19", "--version"])
+    info["mpi"] = first_line(["mpichversion"]) if shutil.which("mpichversion") else first_line([MPIEXEC, "--version"])
     # GALE_BENCH_SOURCE describes a tree that is not a git checkout (a snapshot)
-    info["git"] = os.environ.get("GALE_BENCH_SOURCE") or first(["git", "-C", ROOT, "describe", "--always", "--dirty"])
+    info["git"] = os.environ.get("GALE_BENCH_SOURCE") or first_line(["git", "-C", ROOT, "describe", "--always", "--dirty"])
     info["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     return info
 
