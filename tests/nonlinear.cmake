@@ -23,3 +23,7 @@ endforeach()
 add_test(NAME nonlinear_bad_input COMMAND ${GALE_NONLINEAR_CMD} bad_input)
 set_tests_properties(nonlinear_bad_input PROPERTIES LABELS "mpi;bad-input" PROCESSORS 2
                      TIMEOUT 120)
+
+# The baroclinic wave's initial state against the DCMIP 2016 reference formulas
+gale_test(test_cases SOURCES test_cases.c LIBS gale_app LABELS unit regression)
+target_compile_definitions(test_cases PRIVATE GALE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

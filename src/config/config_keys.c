@@ -71,9 +71,10 @@ const gale_key_t gale_keys[] = {
      "Brunt-Vaisala frequency [physics] bvf_square with surface potential temperature theta0"},
     {"initial", "u0", GALE_KT_REAL, OFF(initial.u0), "20.0", 0.0, BIG, NULL,
      "dcmip31: solid-body wind at the equator [m/s] (DCMIP 2012 test 3-1)"},
-    {"initial", "perturbation", GALE_KT_REAL, OFF(initial.perturbation), "1.0", 0.0, BIG, NULL,
-     "baroclinic_wave: amplitude u_p of the wind perturbation of Ullrich et al. (2014) [m/s] (0: "
-     "the balanced jet alone)"},
+    {"initial", "perturbation", GALE_KT_REAL, OFF(initial.perturbation), "0.5", 0.0, BIG, NULL,
+     "baroclinic_wave: u_p of the stream-function perturbation of Ullrich et al. (2014), DCMIP "
+     "2016's pertu0 [m/s]: the test's 0.5 gives a peak wind of 1.02 m/s (0: the balanced jet "
+     "alone)"},
     {"initial", "mode", GALE_KT_ENUM, OFF(initial.mode), "vertical", 0, 0, "vertical|horizontal",
      "normal_mode: horizontally uniform vertical mode, or spherical-harmonic horizontal mode"},
     {"initial", "vertical_wavenumber", GALE_KT_INT, OFF(initial.vertical_wavenumber), "1", 1, 4096,

@@ -1,9 +1,10 @@
 /* The nonlinear core (docs/nonlinear.md): geometry tables of the
- * vector-invariant terms, the reference state, the test cases, the iterated
+ * vector-invariant terms, the reference state, the iterated
  * semi-implicit step and the budgets. */
 #include "gale_nonlinear.h"
 
 #include "gale_base.h"
+#include "gale_cases.h"
 #include "gale_model.h"
 
 #include <math.h>
@@ -310,104 +311,6 @@ static int set_reference(gale_model_t *m, gale_nl_t *s)
     return gale_knl_set_profile(&s->k);
 }
 
-/* ---- the test cases ---- */
-
-/* The balanced background of the case at (lon, lat, z): theta, Exner, and
- * the wind (east, north). */
-static void background(const gale_model_t *m, double lon, double lat, double z, double *th,
-                       double *ex, double *ue, double *vn)
-{
-    const gale_config_t *cfg = &m->cfg;
-    const double g = cfg->planet.gravity, cp = cfg->planet.cp, rd = cfg->planet.rd;
-    const double kap = rd / cp, a = m->cs.radius, om = cfg->planet.omega;
-    *ue = *vn = 0.0;
-    switch (cfg->initial.kase) {
-    case GALE_CASE_RESTING:
-        if (cfg->initial.profile == GALE_PROFILE_ISOTHERMAL) {
-            const double T0 = cfg->initial.theta0;
-            *ex = exp(-g * z / (cp * T0));
-            *th = T0 / *ex;
-        } else {
-            const double n2 = cfg->physics.bvf_square, ts = cfg->initial.theta0;
-            *th = ts * exp(n2 * z / g);
-            *ex = 1.0 + g * g / (cp * ts * n2) * (exp(-n2 * z / g) - 1.0);
-        }
-        break;
-    case GALE_CASE_DCMIP31: {
-        /* DCMIP 2012 test 3-1: T_eq = 300 K, p_eq = 1000 hPa at the equator */
-        const double n2 = cfg->physics.bvf_square, u0 = cfg->initial.u0, teq = 300.0, peq = 1.0e5;
-        const double G = g * g / (n2 * cp), c2l = cos(2.0 * lat) - 1.0, w2 = u0 + 2.0 * om * a;
-        const double ts = G + (teq - G) * exp(-(u0 * n2 / (4.0 * g * g)) * w2 * c2l);
-        const double ps = peq * exp(u0 / (4.0 * G * rd) * w2 * c2l) * pow(ts / teq, cp / rd);
-        const double p = ps * pow(G / ts * exp(-n2 * z / g) + 1.0 - G / ts, cp / rd);
-        *ex = pow(p / cfg->planet.p_zero, kap);
-        *th = ts * pow(cfg->planet.p_zero / ps, kap) * exp(n2 * z / g);
-        *ue = u0 * cos(lat);
-        break;
-    }
-    case GALE_CASE_BAROCLINIC_WAVE: {
-        /* Ullrich et al. (2014), shallow atmosphere (docs/nonlinear.md) */
-        const double te = 310.0, tp = 240.0, lapse = 0.005, kk = 3.0, bb = 2.0;
-        const double t0 = 0.5 * (te + tp), A = 1.0 / lapse, B = (t0 - tp) / (t0 * tp);
-        const double C = 0.5 * (kk + 2.0) * (te - tp) / (te * tp), H = rd * t0 / g;
-        const double sz = z / (bb * H), ez = exp(-sz * sz);
-        const double tau1 = A * lapse / t0 * exp(lapse * z / t0) + B * (1.0 - 2.0 * sz * sz) * ez;
-        const double tau2 = C * (1.0 - 2.0 * sz * sz) * ez;
-        const double it1 = A * (exp(lapse * z / t0) - 1.0) + B * z * ez, it2 = C * z * ez;
-        const double cl = cos(lat), ft = pow(cl, kk) - kk / (kk + 2.0) * pow(cl, kk + 2.0);
-        const double T = 1.0 / (tau1 - tau2 * ft);
-        const double p = cfg->planet.p_zero * exp(-g / rd * (it1 - it2 * ft));
-        *ex = pow(p / cfg->planet.p_zero, kap);
-        *th = T / *ex;
-        const double bigu = g / a * kk * it2 * (pow(cl, kk - 1.0) - pow(cl, kk + 1.0)) * T;
-        const double orc = om * a * cl;
-        *ue = -orc + sqrt(orc * orc + a * cl * bigu);
-        break;
-    }
-    default: *th = 300.0, *ex = 1.0; break;
-    }
-}
-
-/* The baroclinic wave's stream-function perturbation (Ullrich et al. 2014):
- * psi = -u_p d0 Z(z) cos^4(pi d / (2 d0)), d the great-circle distance to
- * (20 E, 40 N) in radians, d0 = 1/6, Z = 1 - 3 (z/zp)^2 + 2 (z/zp)^3 below
- * zp = 15 km; u' = -dpsi/dlat, v' = dpsi/dlon / cos(lat) (centred
- * differences of 1e-5 rad). */
-static double bw_psi(double up, double lon, double lat, double z)
-{
-    const double lc = GALE_PI / 9.0, pc = 2.0 * GALE_PI / 9.0, d0 = 1.0 / 6.0, zp = 15000.0;
-    if (z >= zp) return 0.0;
-    const double x = sin(pc) * sin(lat) + cos(pc) * cos(lat) * cos(lon - lc);
-    const double r = acos(fmax(-1.0, fmin(1.0, x))) / d0;
-    if (r > 1.0) return 0.0;
-    const double zt = 1.0 - 3.0 * (z / zp) * (z / zp) + 2.0 * pow(z / zp, 3.0);
-    return -up * d0 * zt * pow(cos(0.5 * GALE_PI * r), 4.0);
-}
-
-static void perturbation_wind(const gale_model_t *m, double lon, double lat, double z, double *ue,
-                              double *vn)
-{
-    const double up = m->cfg.initial.perturbation, h = 1e-5;
-    *ue = *vn = 0.0;
-    if (m->cfg.initial.kase != GALE_CASE_BAROCLINIC_WAVE || up == 0.0) return;
-    *ue = -(bw_psi(up, lon, lat + h, z) - bw_psi(up, lon, lat - h, z)) / (2.0 * h);
-    *vn = (bw_psi(up, lon + h, lat, z) - bw_psi(up, lon - h, lat, z)) / (2.0 * h * cos(lat));
-}
-
-/* dcmip31's potential temperature perturbation (the linear core's). */
-static double theta_perturbation(const gale_model_t *m, double lon, double lat, double z)
-{
-    const gale_config_t *cfg = &m->cfg;
-    if (cfg->initial.kase != GALE_CASE_DCMIP31) return 0.0;
-    const double lonc = cfg->initial.centre_lon * GALE_PI / 180.0;
-    const double latc = cfg->initial.centre_lat * GALE_PI / 180.0;
-    const double xc[3] = {cos(latc) * cos(lonc), cos(latc) * sin(lonc), sin(latc)};
-    const double x[3] = {cos(lat) * cos(lon), cos(lat) * sin(lon), sin(lat)};
-    const double d = cfg->initial.half_width, r = m->cs.radius * gale_arc(xc, x);
-    return cfg->initial.dtheta * d * d / (d * d + r * r) *
-           sin(2.0 * GALE_PI * z / cfg->initial.vertical_wavelength);
-}
-
 /* Every local column: theta at interfaces (background + perturbation), Pi
  * of the background in discrete hydrostatic balance from the lowest layer's
  * analytic value, rho from the equation of state with the perturbed theta
@@ -427,11 +330,11 @@ static int initial_state(gale_model_t *m, gale_nl_t *s)
         double *tc = th + (size_t)c * si, *pc = pi + (size_t)c * sc, *rc = rho + (size_t)c * sc;
         double ex, ue, vn;
         for (int k = 0; k <= nl; k++) {
-            background(m, lon, lat, m->z_if[k], &thb[k], &ex, &ue, &vn);
-            tc[k] = thb[k] + theta_perturbation(m, lon, lat, m->z_if[k]);
+            gale_case_background(cfg, m->cs.radius, lon, lat, m->z_if[k], &thb[k], &ex, &ue, &vn);
+            tc[k] = thb[k] + gale_case_theta_perturbation(cfg, m->cs.radius, lon, lat, m->z_if[k]);
         }
         double t0;
-        background(m, lon, lat, m->z_c[0], &t0, &pc[0], &ue, &vn);
+        gale_case_background(cfg, m->cs.radius, lon, lat, m->z_c[0], &t0, &pc[0], &ue, &vn);
         for (int k = 1; k < nl; k++) pc[k] = pc[k - 1] - g * m->dzi[k] / (cp * thb[k]);
         for (int k = 0; k < nl; k++)
             rc[k] = p0 * pow(pc[k], 1.0 / kap) / (rd * (0.5 * (tc[k] + tc[k + 1])));
@@ -446,8 +349,8 @@ static int initial_state(gale_model_t *m, gale_nl_t *s)
         const double ne_ = gale_dot3(eg.normal, E), nn = gale_dot3(eg.normal, N);
         for (int k = 0; k < nl; k++) {
             double t, ex, ue, vn, pu, pv;
-            background(m, lon, lat, m->z_c[k], &t, &ex, &ue, &vn);
-            perturbation_wind(m, lon, lat, m->z_c[k], &pu, &pv);
+            gale_case_background(cfg, m->cs.radius, lon, lat, m->z_c[k], &t, &ex, &ue, &vn);
+            gale_case_wind_perturbation(cfg, lon, lat, m->z_c[k], &pu, &pv);
             u[(size_t)e * sc + k] = (ue + pu) * ne_ + (vn + pv) * nn;
         }
     }

@@ -1,0 +1,24 @@
+/* The test cases' analytic states (docs/nonlinear.md, "Test cases"): point
+ * functions of (lon, lat, z) that the nonlinear core samples on its grid and
+ * the tests compare with the cases' reference code. */
+#ifndef GALE_CASES_H
+#define GALE_CASES_H
+
+#include "gale_config.h"
+
+/* The case's balanced background at (lon, lat) [rad], height z [m] on a
+ * sphere of radius a [m]: potential temperature, Exner pressure, and the
+ * wind's east and north components [m/s]. */
+void gale_case_background(const gale_config_t *cfg, double a, double lon, double lat, double z,
+                          double *th, double *ex, double *ue, double *vn);
+
+/* baroclinic_wave: the stream-function perturbation's wind (east, north)
+ * with amplitude [initial] perturbation (DCMIP 2016's pertu0); 0 elsewhere. */
+void gale_case_wind_perturbation(const gale_config_t *cfg, double lon, double lat, double z,
+                                 double *ue, double *vn);
+
+/* dcmip31: the potential temperature perturbation [K]; 0 elsewhere. */
+double gale_case_theta_perturbation(const gale_config_t *cfg, double a, double lon, double lat,
+                                    double z);
+
+#endif
