@@ -155,7 +155,7 @@ static void test_types(void)
     CHECK(c.mesh.n == 48, "mesh %d", c.mesh.n);
     CHECK(c.extrusion.levels == 20, "levels %d", c.extrusion.levels);
     CHECK_REL(c.extrusion.top, 12000.5, 0);
-    CHECK(c.extrusion.method == GALE_EXT_STRETCHED, "method %d", c.extrusion.method);
+    CHECK(c.extrusion.method == GALE_EXT_QUADRATIC, "method %d", c.extrusion.method);
     CHECK(c.solver.method == GALE_KRYLOV_BICGSTAB, "solver %d", c.solver.method);
     CHECK_REL(c.solver.tolerance, 1e-12, 0);
     CHECK(c.solver.reproducible_sums == 0 && c.solver.monitor_convergence == 1, "bools");
@@ -636,7 +636,7 @@ static void test_namelist(void)
     char *ov[] = {"--extrusion.levels=30"};
     st = parse_captured(1, &c, p, 1, ov);
     CHECK(st == GALE_OK, "syntax namelist: %d", st);
-    CHECK(c.mesh.n == 24 && c.extrusion.method == GALE_EXT_STRETCHED && c.extrusion.levels == 30,
+    CHECK(c.mesh.n == 24 && c.extrusion.method == GALE_EXT_QUADRATIC && c.extrusion.levels == 30,
           "mesh %d method %d levels %d", c.mesh.n, c.extrusion.method, c.extrusion.levels);
     CHECK_REL(c.extrusion.top, 3e4, 0);
     CHECK_REL(c.solver.abs_tolerance, 1e-12, 0);
@@ -948,7 +948,8 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
       "(&helmholtz_solver method and preconditioner)"}},
     {"&helmholtz_solver\n preconditioner = 'jacobi'\n/\n",
      {"&helmholtz_solver preconditioner = 'jacobi': no gale counterpart; allowed: 'none', 'diagonal', 'tridiagonal', 'multigrid'"}},
-    {"&extrusion method = 'geometric' /\n", {"allowed: 'uniform', 'quadratic'"}},
+    {"&extrusion method = 'um_L70_50t_20s_80km' /\n",
+     {"allowed: 'uniform', 'quadratic', 'geometric', 'dcmip', 'um_L38_29t_9s_40km'"}},
     /* &mixed_solver: gale's methods, its one preconditioner and elimination */
     {"&mixed_solver\n si_preconditioner = 'diagonal'\n/\n",
      {"bad.nml:2: &mixed_solver si_preconditioner = 'diagonal': only 'pressure' is implemented"}},
@@ -973,8 +974,11 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
      {"bad.nml:3: &idealised test = 'warm_bubble': gale's nonlinear core has no such case; it runs "
       "'deep_baroclinic_wave' (gale's baroclinic_wave), 'gravity_wave' (the DCMIP 3-1 gravity "
       "wave, gale's dcmip31) and 'isot_atm'"}},
-    {"&extrusion\n method = 'dcmip'\n/\n",
-     {"bad.nml:2: &extrusion method = 'dcmip': no gale counterpart; allowed: 'uniform', 'quadratic'"}},
+    {"&extrusion\n method = 'um_L85_50t_35s_85km'\n/\n",
+     {"bad.nml:2: &extrusion method = 'um_L85_50t_35s_85km': no gale counterpart; allowed: 'uniform'"}},
+    {"&extrusion method = 'um_L38_29t_9s_40km', number_of_layers = 30 /\n",
+     {"um_L38_29t_9s_40km with levels = 30 (&extrusion method and number_of_layers): that level "
+      "set has 38 layers"}},
     {"&section_choice dynamics = 'gungho' /\n&timestepping outer_iterations = 21 /\n",
      {"bad.nml:2: &timestepping outer_iterations = '21' (gale [timestepping] outer_iterations = 21): out of range [1, 20]"}},
     {"&base_mesh geometry = 'planar' /\n", {"&base_mesh geometry = 'planar': gale models only 'spherical'"}},

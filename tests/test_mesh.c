@@ -2,6 +2,7 @@
  * edge/cell/vertex incidence, the 8 cube corners, z -> -z symmetry,
  * edge geometry. */
 #include "gale_base.h"
+#include "gale_extrusion.h"
 #include "gale_mesh.h"
 #include "gale_test.h"
 
@@ -123,8 +124,36 @@ static void check_mesh(int n)
     free(ecount);
 }
 
+/* LFRic's spacings by their defining properties (docs/numerics.md) */
+static void check_extrusion(void)
+{
+    enum { N = 30 };
+    double e[39];
+    for (int m = GALE_EXTRUDE_UNIFORM; m <= GALE_EXTRUDE_DCMIP; m++) {
+        CHECK_OK(gale_extrusion_eta((gale_extrude_t)m, N, e));
+        CHECK(e[0] == 0.0 && e[N] == 1.0, "method %d: ends %g %g", m, e[0], e[N]);
+        for (int k = 1; k <= N; k++) {
+            const double u = (double)k / N, dz = e[k] - e[k - 1];
+            CHECK(dz > 0, "method %d: layer %d of depth %g", m, k, dz);
+            if (m == GALE_EXTRUDE_UNIFORM) CHECK_REL(dz, 1.0 / N, 1e-12);
+            if (m == GALE_EXTRUDE_QUADRATIC) CHECK_REL(e[k], u * u, 1e-15);
+            if (m == GALE_EXTRUDE_GEOMETRIC && k > 1) CHECK_REL(dz / (e[k - 1] - e[k - 2]), 1.03, 1e-10);
+            /* DCMIP: (3 eta + 1)^2 = 15 u^2 + 1 */
+            if (m == GALE_EXTRUDE_DCMIP) CHECK_REL((3 * e[k] + 1) * (3 * e[k] + 1), 15 * u * u + 1, 1e-14);
+        }
+    }
+    /* DCMIP at L30 to 30 km: an 83 m bottom layer, a 1249 m top one */
+    CHECK_OK(gale_extrusion_eta(GALE_EXTRUDE_DCMIP, N, e));
+    CHECK(fabs(30000 * e[1] - 82.99) < 0.01 && fabs(30000 * (1 - e[N - 1]) - 1248.66) < 0.01,
+          "dcmip layers %g m, %g m", 30000 * e[1], 30000 * (1 - e[N - 1]));
+    CHECK_OK(gale_extrusion_eta(GALE_EXTRUDE_UM_L38, 38, e));
+    CHECK(e[1] == 0.0005095 && e[37] == 0.8383348 && e[38] == 1.0, "L38 %g %g", e[1], e[37]);
+    CHECK(gale_extrusion_eta(GALE_EXTRUDE_UM_L38, N, e) == GALE_ERR_INPUT, "L38 with 30 layers");
+}
+
 int main(void)
 {
+    check_extrusion();
     int ns[] = {1, 2, 3, 4, 7, 12, 24};
     for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) check_mesh(ns[k]);
     /* bad input */

@@ -490,6 +490,12 @@ static int check_whole(const gale_config_t *c)
                    "applies one multigrid V-cycle per solve and needs preconditioner = multigrid",
                    c->source, len ? ": " : "", pc,
                    nml ? " (&helmholtz_solver method and preconditioner)" : "");
+    if (c->extrusion.method == GALE_EXT_UM_L38 && c->extrusion.levels != 38)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "%s%s[extrusion] method = um_L38_29t_9s_40km with levels = %d%s: that level "
+                   "set has 38 layers",
+                   c->source, len ? ": " : "", c->extrusion.levels,
+                   nml ? " (&extrusion method and number_of_layers)" : "");
     return GALE_OK;
 }
 

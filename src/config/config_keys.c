@@ -22,7 +22,10 @@ const gale_key_t gale_keys[] = {
     {"extrusion", "top", GALE_KT_REAL, OFF(extrusion.top), "10000.0", 1e-3, BIG, NULL,
      "height of the model top [m]"},
     {"extrusion", "method", GALE_KT_ENUM, OFF(extrusion.method), "uniform", 0, 0,
-     "uniform|stretched", "layer spacing: uniform, or stretched (quadratic, thin near the ground)"},
+     "uniform|quadratic|geometric|dcmip|um_L38_29t_9s_40km",
+     "layer spacing, LFRic's: uniform; quadratic (thin near the ground); geometric (x1.03 a "
+     "layer); dcmip (DCMIP's flattened, thin near the ground); um_L38_29t_9s_40km (the UM's "
+     "38 levels; levels = 38)"},
 
     {"planet", "radius", GALE_KT_REAL, OFF(planet.radius), "6371229.0", 1.0, BIG, NULL,
      "planet radius [m]"},

@@ -33,7 +33,8 @@ typedef struct {
 #define GALE_STR 1024
 
 /* Enum values: the index in the key's choices list. */
-enum { GALE_EXT_UNIFORM = 0, GALE_EXT_STRETCHED = 1 };
+/* the order of gale_extrude_t (layout/gale_extrusion.h) */
+enum { GALE_EXT_UNIFORM, GALE_EXT_QUADRATIC, GALE_EXT_GEOMETRIC, GALE_EXT_DCMIP, GALE_EXT_UM_L38 };
 enum {
     GALE_CASE_GRAVITY_WAVE = 0, GALE_CASE_BALANCED = 1, GALE_CASE_NORMAL_MODE = 2,
     GALE_CASE_COSINE_BELL = 3, GALE_CASE_DEFORMATIONAL = 4, GALE_CASE_GRAVITY_WAVE_ADVECTED = 5,

@@ -4,6 +4,7 @@
 
 #include "gale_base.h"
 #include "gale_base_mpi.h"
+#include "gale_extrusion.h"
 #include "gale_io.h" /* GALE_WRITER_*: [io] mode */
 
 #include <math.h>
@@ -27,12 +28,8 @@ static int setup_vertical(gale_model_t *m)
     GALE_ALLOC(m->dz, nl);
     GALE_ALLOC(m->dzi, nl + 1);
     GALE_ALLOC(m->rdzi, nl + 1);
-    for (int k = 0; k <= nl; k++) {
-        double eta = (double)k / nl;
-        /* stretched: LFRic's quadratic extrusion, thin layers near the ground */
-        m->z_if[k] = top * (m->cfg.extrusion.method == GALE_EXT_STRETCHED ? eta * eta : eta);
-    }
-    m->z_if[nl] = top;
+    GALE_CALL(gale_extrusion_eta((gale_extrude_t)m->cfg.extrusion.method, nl, m->z_if));
+    for (int k = 0; k <= nl; k++) m->z_if[k] *= top;
     for (int k = 0; k < nl; k++) {
         m->dz[k] = m->z_if[k + 1] - m->z_if[k];
         m->z_c[k] = 0.5 * (m->z_if[k] + m->z_if[k + 1]);
