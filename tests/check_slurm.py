@@ -85,16 +85,17 @@ def same_bits(what, rep, ref):
 
 
 def job_by_name(slurm, name):
-    """scontrol's record of the (only) job called name."""
+    """scontrol's record of the (only) job called name, once it has left the
+    queue: srun and salloc return while slurmctld may still show the job
+    COMPLETING, which is not its final state."""
     r = slurm.run(["scontrol", "show", "job", "-o"])
     found = [line for line in r.stdout.splitlines() if f" JobName={name} " in f" {line} "]
     if len(found) != 1:
         fail(f"expected one job named {name}, scontrol shows {len(found)}:\n{r.stdout}")
-    info = {}
-    for word in found[0].split():
-        k, _, v = word.partition("=")
-        info[k] = v
-    return info
+    jid = next((w.partition("=")[2] for w in found[0].split() if w.startswith("JobId=")), None)
+    if not jid:
+        fail(f"scontrol's record of job {name} has no JobId:\n{found[0]}")
+    return slurm.wait_jobs([jid], timeout=60)[jid]
 
 
 def launch(a):
