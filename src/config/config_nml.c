@@ -809,9 +809,9 @@ static int resolve_wind(nml_t *r)
             if (strcasecmp(r->wind.val, w[k]) == 0) return GALE_OK;
         GALE_ERROR(GALE_ERR_INPUT,
                    "%s:%d: &initial_wind profile = '%s': gale's case %s sets its own wind, "
-                   "LFRic's profile '%s'%s", r->path, r->wind.line, r->wind.val,
+                   "LFRic's profile '%s'%s%s%s", r->path, r->wind.line, r->wind.val,
                    gale_config_choice("initial", "case", r->cfg->initial.kase), w[0],
-                   nw > 1 ? " or 'zero'" : "");
+                   nw > 1 ? " or '" : "", nw > 1 ? w[1] : "", nw > 1 ? "'" : "");
     }
     GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &initial_wind profile = '%s': gale's case %s has no LFRic "
                "wind profile", r->path, r->wind.line, r->wind.val,
