@@ -16,3 +16,13 @@ set_tests_properties(test_config_mpi PROPERTIES LABELS "mpi;bad-input")
 # `gale help config --markdown` (the README's key table) prints a row per key.
 gale_expect_test(config_help_markdown unit "\\| solver \\| tolerance \\| real \\|"
                  ${GALE_EXE} help config --markdown)
+
+# the namelist reader fuzzed (check_nml_fuzz.py): every mutated namelist ends
+# in exit 0 or 2, names its file, never hangs; run by .ci/run under
+# debug-asan too, where any sanitizer report fails it
+add_executable(nml_check nml_check.c)
+target_link_libraries(nml_check PRIVATE gale_app)
+add_test(NAME nml_fuzz
+         COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_nml_fuzz.py
+                 $<TARGET_FILE:nml_check> ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/nml_fuzz)
+set_tests_properties(nml_fuzz PROPERTIES LABELS "bad-input;fuzz" TIMEOUT 600)

@@ -154,6 +154,12 @@ gale_case(bad_key "bad-input;mpi" run --np 3 --rc 2 --stderr "unknown key \\[sol
   --count-stderr "^gale: error" 1 -- ${DEFAULT_INI} --solver.tolerence=1e-8)
 gale_case(bad_config_file "bad-input;mpi" run --np 2 --rc 2 --stderr "cannot open configuration file '/nonexistent.ini'"
   --count-stderr "^gale: error" 1 -- /nonexistent.ini)
+# a set-up that fails after the model's fields are allocated frees them and
+# exits 2 (a GungHo namelist given the linear core's case)
+gale_case(nml_setup_fails "bad-input" run --rc 2
+  --stderr "equations = nonlinear runs case resting, dcmip31 or baroclinic_wave, not gravity_wave"
+  --count-stderr "^gale: error" 1
+  -- ${PROJECT_SOURCE_DIR}/configs/lfric_gungho.nml --initial.case=gravity_wave)
 gale_case(bad_option "bad-input" run --rc 2 --stderr "unknown option '--bogus'" -- --bogus)
 gale_case(bad_report_path "bad-input;mpi" run --np 2 --rc 2 --stderr "cannot write the report '/nonexistent/r.json'"
   -- ${DEFAULT_INI} --report /nonexistent/r.json)

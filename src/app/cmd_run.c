@@ -719,11 +719,12 @@ static int run(const run_args_t *a, MPI_Comm comm, int rank)
     double triad[3];
     GALE_CALL(roofline_triad(&cfg, comm, &triad[0], &triad[1], &triad[2]));
     gale_model_t m;
-    GALE_CALL(gale_model_setup(&m, &cfg, comm));
     gale_output_t *out = NULL;
-    /* whatever happens next, the writer thread is stopped (no temporary file
-     * left, no HDF5 call racing MPI_Finalize) and the model freed */
-    int st = run_model(a, &m, &out, comm, rank, triad);
+    /* whatever happens next, a set-up that fails part-way included, the
+     * writer thread is stopped (no temporary file left, no HDF5 call racing
+     * MPI_Finalize) and the model freed (set-up zeroes it first) */
+    int st = gale_model_setup(&m, &cfg, comm);
+    if (st == GALE_OK) st = run_model(a, &m, &out, comm, rank, triad);
     gale_output_free(&out);
     gale_model_free(&m);
     return st;

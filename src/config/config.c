@@ -387,32 +387,73 @@ static int ini_line(gale_config_t *cfg, const char *path, int ln, char *line, ch
     return GALE_OK;
 }
 
-static int read_ini(gale_config_t *cfg, const char *path, FILE *f, int *first)
+static int read_ini(gale_config_t *cfg, const char *path, char *text, int *first)
 {
-    char section[128] = "", *line = NULL;
-    size_t cap = 0;
-    int ln = 0, st = GALE_OK;
-    while (st == GALE_OK && getline(&line, &cap, f) != -1)
-        st = ini_line(cfg, path, ++ln, line, section, sizeof section, first);
-    int err = ferror(f) ? errno : 0;
-    free(line);
-    if (st != GALE_OK) return st;
-    if (err)
-        GALE_ERROR(GALE_ERR_INPUT, "cannot read configuration file '%s': %s", path, strerror(err));
+    char section[128] = "";
+    int ln = 0;
+    for (char *line = text; *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl) *nl = '\0';
+        GALE_CALL(ini_line(cfg, path, ++ln, line, section, sizeof section, first));
+        line = nl ? nl + 1 : line + strlen(line);
+    }
     return GALE_OK;
 }
 
 static int parse_ini(gale_config_t *cfg, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        GALE_ERROR(GALE_ERR_INPUT, "cannot open configuration file '%s': %s", path, strerror(errno));
+    char *text;
+    GALE_CALL(gale_config_read_text_(path, &text));
     int *first = calloc((size_t)gale_nkeys, sizeof *first);
-    int st = first ? read_ini(cfg, path, f, first) : GALE_ERR_MEM;
+    int st = first ? read_ini(cfg, path, text, first) : GALE_ERR_MEM;
     free(first);
-    fclose(f);
+    free(text);
     if (st == GALE_ERR_MEM) GALE_ERROR(GALE_ERR_MEM, "out of memory reading '%s'", path);
     return st;
+}
+
+int gale_config_read_text_(const char *path, char **text)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        GALE_ERROR(GALE_ERR_INPUT, "cannot open configuration file '%s': %s", path, strerror(errno));
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - 1 - n, f);
+        if (n < cap - 1) break;
+        char *b = realloc(buf, cap *= 2);
+        if (!b) free(buf);
+        buf = b;
+    }
+    int err = ferror(f) ? errno : 0;
+    fclose(f);
+    if (!buf) GALE_ERROR(GALE_ERR_MEM, "out of memory reading '%s'", path);
+    if (err) {
+        free(buf);
+        GALE_ERROR(GALE_ERR_INPUT, "cannot read configuration file '%s': %s", path, strerror(err));
+    }
+    /* CR, CRLF and LF all end a line: a file with CR line ends would
+     * otherwise be one line (its first comment hiding the rest) */
+    size_t m = 0;
+    int line = 1;
+    for (size_t i = 0; i < n; i++) {
+        char c = buf[i];
+        if (c == '\r') {
+            c = '\n';
+            if (i + 1 < n && buf[i + 1] == '\n') i++;
+        }
+        if (c == '\0') { /* C strings would end the file here, silently */
+            free(buf);
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: a NUL byte: a configuration file is text", path,
+                       line);
+        }
+        line += c == '\n';
+        buf[m++] = c;
+    }
+    buf[m] = '\0';
+    *text = buf;
+    return GALE_OK;
 }
 
 /* ---------------- command-line overrides ---------------- */

@@ -137,8 +137,14 @@ enum {
     CORE,    /* &section_choice dynamics: 'gungho' makes the namelist GungHo's */
     GH_NUM,  /* a number, as NUM */
     GH_CASE, /* &idealised test: the case, by the "lfric=gale" list */
-    ROTATE   /* &formulation rotating: .false. sets [planet] omega = 0 */
+    ROTATE,  /* &formulation rotating: .false. sets [planet] omega = 0 */
+    WIND     /* &initial_wind profile: must be the wind of the case, checked at the end */
 };
+
+/* &transport keys that choose LFRic's per-field schemes: gale has one. */
+#define TRANSPORT_NOTE                                                                       \
+    "gale's nonlinear core has one transport scheme, not LFRic's per-field choices "         \
+    "(docs/transport.md): remove the key"
 
 /* Keys with a gale counterpart. section == NULL: no counterpart, but gale
  * models only the listed values, so any other value is an error rather than a
@@ -227,6 +233,30 @@ static const struct {
     {"finite_element", "element_order_h", WORD, NULL, NULL, "0"},
     {"finite_element", "element_order_v", WORD, NULL, NULL, "0"},
     {"boundaries", "limited_area", LOGICAL, NULL, NULL, "false"},
+    /* Keys that change the equations or the test: gale's value or an error.
+     * Lifting one (a deep atmosphere, the advective wind) is a change here. */
+    {"formulation", "shallow", LOGICAL, NULL, NULL, "true",
+     "gale does not yet implement the deep atmosphere: it solves the shallow-atmosphere "
+     "equations only (shallow = .true.)"},
+    {"formulation", "vector_invariant", LOGICAL, NULL, NULL, "true",
+     "gale does not yet implement the advective-form momentum equation: its wind equation is "
+     "the vector-invariant one only (vector_invariant = .true.)"},
+    {"initial_wind", "profile", WIND, NULL, NULL, NULL},
+    {"transport", "equation_form", WORD, NULL, NULL, "conservative",
+     "gale transports every field in flux (conservative) form (docs/transport.md)"},
+    {"transport", "panel_edge_treatment", WORD, NULL, NULL, "",
+     "gale reconstructs across panel edges in each cell's tangent plane (docs/transport.md), "
+     "none of LFRic's treatments"},
+    {"transport", "panel_edge_high_order", WORD, NULL, NULL, "", TRANSPORT_NOTE},
+    {"transport", "scheme", WORD, NULL, NULL, "", TRANSPORT_NOTE},
+    {"transport", "splitting", WORD, NULL, NULL, "", TRANSPORT_NOTE},
+    {"transport", "horizontal_method", WORD, NULL, NULL, "", TRANSPORT_NOTE},
+    {"transport", "vertical_method", WORD, NULL, NULL, "", TRANSPORT_NOTE},
+    {"transport", "operators", WORD, NULL, NULL, "", TRANSPORT_NOTE},
+    {"transport", "reversible", WORD, NULL, NULL, "", TRANSPORT_NOTE},
+    {"transport", "theta_variable", WORD, NULL, NULL, "", TRANSPORT_NOTE},
+    {"transport", "moisture_eqn", WORD, NULL, NULL, "", TRANSPORT_NOTE},
+    {"transport", "consistent_metric", WORD, NULL, NULL, "", TRANSPORT_NOTE},
 };
 #pragma GCC diagnostic pop
 enum { NMAP = sizeof lfric_map / sizeof lfric_map[0] };
@@ -271,7 +301,10 @@ typedef struct {
     gale_config_t *cfg;
     FILE *unused;         /* "group.key, ..." of LFRic keys gale does not use */
     int nunused;
-    struct held { char val[GALE_STR]; int line; } prime, file, prefix, start, end, nitems, pc;
+    struct held { char val[GALE_STR]; int line; } prime, file, prefix, start, end, nitems, pc,
+        wind, tol[2]; /* tol: si_pressure_tolerance, si_tolerance */
+    char *seen; /* " key key ... " of the current group: no fixed limit on keys */
+    size_t nseen, capseen;
     struct { char tag[MAXV][NAME], text[GALE_STR]; long n; int line; } chain; /* chain_mesh_tags */
     struct { const char *group; int line, on; } mg; /* l_multigrid: a .false. one wins */
     struct { int m, line; char val[GALE_STR]; } held[NHELD]; /* GungHo's keys, in file order */
@@ -388,6 +421,35 @@ static int logical(const char *val)
     return c == 't' ? 1 : c == 'f' ? 0 : -1;
 }
 
+/* Whether s is a Fortran real or integer literal: sign, digits with at most
+ * one '.', an e or d exponent. strtod would also take hexadecimal (0x1p3),
+ * inf and nan, which Fortran namelist input has not. */
+static int fortran_number(const char *s)
+{
+    size_t d = 0, e;
+    s += *s == '+' || *s == '-';
+    d = strspn(s, "0123456789"), s += d;
+    if (*s == '.') s++, e = strspn(s, "0123456789"), d += e, s += e;
+    if (!d) return 0;
+    if (*s && strchr("eEdD", *s)) {
+        s++;
+        s += *s == '+' || *s == '-';
+        if (!(e = strspn(s, "0123456789"))) return 0;
+        s += e;
+    }
+    return !*s;
+}
+
+/* A value without its repeat count (3*'x' -> x) and quotes, in out. */
+static void unrepeat(const char *v, char *out, size_t n)
+{
+    size_t d = strspn(v, "0123456789");
+    if (d && v[d] == '*') v += d + 1;
+    size_t len = strlen(v);
+    if (len >= 2 && (v[0] == '\'' || v[0] == '"') && v[len - 1] == v[0]) v++, len -= 2;
+    snprintf(out, n, "%.*s", (int)len, v);
+}
+
 /* chain_mesh_tags = 'C16', 'C8', ... (nval values, the first MAXV in vals;
  * a repeat count 2*'C8' stands for two): kept for resolve(). */
 static void hold_chain(nml_t *r, int line, const char (*vals)[GALE_STR], int nval)
@@ -439,7 +501,8 @@ static int assign(nml_t *r, int line, int g, const char *key, const char (*vals)
         fprintf(r->unused, "%s%s.%s", r->nunused++ ? ", " : "", group, key);
         return GALE_OK;
     }
-    const int list = strcmp(key, "chain_mesh_tags") == 0;
+    /* lists: the chain, and &transport's one value per field */
+    const int list = strcmp(key, "chain_mesh_tags") == 0 || strcmp(group, "transport") == 0;
     if (nval != 1 && !list)
         GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: expected one value, got %d", r->path, line,
                    group, key, nval);
@@ -449,6 +512,10 @@ static int assign(nml_t *r, int line, int g, const char *key, const char (*vals)
     case GH_NUM:
     case GH_CASE:
     case ROTATE: {
+        if (lfric_map[m].kind == CORE && strcasecmp(val, "gungho") && strcasecmp(val, "none"))
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = '%s': not one of 'gungho' (the nonlinear "
+                       "core) and 'none' (the gravity_wave mini-app's linear one)", r->path, line,
+                       group, key, val);
         if (lfric_map[m].kind == ROTATE && logical(val) < 0)
             GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = '%s': not a logical (.true. or .false.)",
                        r->path, line, group, key, val);
@@ -456,10 +523,14 @@ static int assign(nml_t *r, int line, int g, const char *key, const char (*vals)
         r->held[r->nheld].m = m, r->held[r->nheld].line = line;
         snprintf(r->held[r->nheld++].val, GALE_STR, "%.*s", GALE_STR - 1, val);
         if (lfric_map[m].kind == CORE && strcasecmp(val, "gungho") == 0) r->gungho = line;
-        if (lfric_map[m].kind != ROTATE) /* not used, unless the namelist is GungHo's */
+        if (lfric_map[m].kind == GH_NUM) /* not used, unless the namelist is GungHo's */
             fprintf(r->unused, "%s%s.%s", r->nunused++ ? ", " : "", group, key);
         return GALE_OK;
     }
+    case WIND:
+        snprintf(r->wind.val, sizeof r->wind.val, "%s", val);
+        r->wind.line = line;
+        return GALE_OK;
     case CHAIN: /* multigrid_chain_nitems is held like the mesh keys */
     case MESH:
     case STEP: {
@@ -485,11 +556,19 @@ static int assign(nml_t *r, int line, int g, const char *key, const char (*vals)
         if (!r->mg.line || !on) r->mg.group = group, r->mg.line = line, r->mg.on = on;
         return GALE_OK;
     }
-    case NUM:
+    case NUM: {
+        if (!fortran_number(val))
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = '%s': not a number (Fortran: digits, "
+                       "one '.', an e or d exponent)", r->path, line, group, key, val);
         snprintf(text, sizeof text, "%.*s", GALE_STR - 1, val);
         for (char *p = text; *p; p++)
             if (*p == 'd' || *p == 'D') *p = 'e';
+        /* a relative tolerance of 0 is met only with an absolute one: checked at the end */
+        const int t = strcmp(key, "si_pressure_tolerance") == 0 ? 0
+                      : strcmp(key, "si_tolerance") == 0       ? 1 : -1;
+        if (t >= 0) snprintf(r->tol[t].val, GALE_STR, "%s", val), r->tol[t].line = line;
         return set(r, line, group, key, val, section, gkey, text);
+    }
     case LOGICAL: {
         int on = logical(val);
         if (on < 0)
@@ -497,6 +576,9 @@ static int assign(nml_t *r, int line, int g, const char *key, const char (*vals)
                        r->path, line, group, key, val);
         snprintf(text, sizeof text, "%s", on ? "true" : "false");
         if (section) return set(r, line, group, key, val, section, gkey, text);
+        if (strcmp(text, lfric_map[m].values) != 0 && lfric_map[m].note)
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = %s: %s", r->path, line, group, key, val,
+                       lfric_map[m].note);
         if (strcmp(text, lfric_map[m].values) != 0)
             GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = %s: gale models only %s = .%s.", r->path,
                        line, group, key, val, key, lfric_map[m].values);
@@ -504,6 +586,15 @@ static int assign(nml_t *r, int line, int g, const char *key, const char (*vals)
     }
     case WORD: {
         int nw = words(lfric_map[m].values, buf, sizeof buf, w);
+        if (nval > 1) { /* &transport: every field's value must be gale's */
+            for (int i = 0; i < nval && i < MAXV; i++) {
+                unrepeat(vals[i], text, sizeof text);
+                GALE_CALL(assign(r, line, g, key, (const char(*)[GALE_STR])text, 1));
+            }
+            return GALE_OK;
+        }
+        if (strspn(val, "0123456789") && val[strspn(val, "0123456789")] == '*')
+            unrepeat(val, text, sizeof text), val = text;
         for (int i = 0; i < nw; i++) {
             size_t len = strcspn(w[i], "=");
             if (strlen(val) == len && strncasecmp(val, w[i], len) == 0) {
@@ -534,12 +625,26 @@ static int assign(nml_t *r, int line, int g, const char *key, const char (*vals)
     GALE_ERROR(GALE_ERR_INTERNAL, "namelist mapping of &%s %s has no kind", group, key);
 }
 
+/* Whether a bare token is a value: a number, a logical or a repeat count
+ * r*c; anything else (a name) after a value is a key missing its '='. */
+static int bare_value(const char *v)
+{
+    size_t d = strspn(v, "0123456789");
+    if (d && v[d] == '*') return !v[d + 1] || v[d + 1] == '\'' || v[d + 1] == '"' ||
+                                 bare_value(v + d + 1);
+    if (*v == '.') return strchr("tTfF", v[1]) && v[1];
+    if (!strcasecmp(v, "t") || !strcasecmp(v, "f") || !strcasecmp(v, "true") ||
+        !strcasecmp(v, "false"))
+        return 1;
+    return strchr("+-.0123456789", *v) != NULL;
+}
+
 /* The body of group g, after "&name", up to and including its "/". */
 static int read_group(nml_t *r, int g, int opened)
 {
     const char *group = lfric_keys[g].group;
-    char seen[MAXW][NAME], key[NAME], vals[MAXV][GALE_STR], extra[GALE_STR], why[256];
-    int nseen = 0;
+    char key[NAME], vals[MAXV][GALE_STR], extra[GALE_STR], why[256], look[NAME + 2];
+    r->nseen = 0;
     for (;;) {
         skip(r, 1);
         if (*r->p == '/') {
@@ -558,18 +663,32 @@ static int read_group(nml_t *r, int g, int opened)
             GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: expected '=' after the key name", r->path,
                        line, group, key);
         r->p++;
-        for (int i = 0; i < nseen; i++)
-            if (strcmp(seen[i], key) == 0)
-                GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: duplicate key", r->path, line, group,
-                           key);
-        GALE_ASSERT(nseen < MAXW); /* no group has as many keys: a duplicate stops first */
-        snprintf(seen[nseen++], NAME, "%s", key);
+        snprintf(look, sizeof look, " %s ", key);
+        if (r->nseen && strstr(r->seen, look))
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: duplicate key", r->path, line, group, key);
+        if (r->nseen + sizeof look >= r->capseen) {
+            char *b = realloc(r->seen, r->capseen = 2 * r->capseen + sizeof look);
+            if (!b) GALE_ERROR(GALE_ERR_MEM, "out of memory reading '%s'", r->path);
+            r->seen = b;
+        }
+        r->nseen += (size_t)sprintf(r->seen + r->nseen, "%s", look + !!r->nseen);
         int nval = 0;
         for (;;) {
             skip(r, 1);
             if (!*r->p || *r->p == '/' || *r->p == '&' || at_assignment(r)) break;
-            if (read_value(r, nval < MAXV ? vals[nval] : extra, why, sizeof why))
+            const int vline = r->line, quoted = *r->p == '\'' || *r->p == '"';
+            char *v = nval < MAXV ? vals[nval] : extra;
+            if (read_value(r, v, why, sizeof why))
                 GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: %s", r->path, r->line, group, key, why);
+            /* a name where a further value should be: the next key lacks its
+             * '=' (strict Fortran reading; the value list ends at "name =") */
+            if (nval && !quoted && !bare_value(v)) {
+                if (isalpha((unsigned char)*v))
+                    GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %.*s: expected '=' after the key name",
+                               r->path, vline, group, (int)strcspn(v, "'\""), v);
+                GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: '%s' is not a value (a number, a "
+                           "logical or a quoted string)", r->path, vline, group, key, v);
+            }
             nval++;
         }
         if (!nval)
@@ -653,6 +772,14 @@ static int resolve_multigrid(nml_t *r, const char *mesh_from)
     } else if (r->nitems.line) {
         GALE_CALL(set(r, r->nitems.line, "multigrid", "multigrid_chain_nitems", r->nitems.val,
                       "multigrid", "levels", r->nitems.val));
+        /* C_N, C_N/2, ... while N is even: gale would silently build fewer */
+        int most = 1;
+        for (int n2 = r->cfg->mesh.n; n2 % 2 == 0; n2 /= 2) most++;
+        if (r->cfg->multigrid.levels > most)
+            GALE_ERROR(GALE_ERR_INPUT,
+                       "%s:%d: &multigrid multigrid_chain_nitems = %s: mesh C%d allows at most %d "
+                       "levels (C%d, halved while N is even; %s)", r->path, r->nitems.line,
+                       r->nitems.val, r->cfg->mesh.n, most, r->cfg->mesh.n, mesh_from);
     }
     if (r->mg.line && !r->mg.on && r->pc.line && strcasecmp(r->pc.val, "multigrid") == 0)
         GALE_ERROR(GALE_ERR_INPUT,
@@ -661,6 +788,35 @@ static int resolve_multigrid(nml_t *r, const char *mesh_from)
                    "this either): set l_multigrid = .true. or choose another preconditioner",
                    r->path, r->pc.line, r->pc.val, r->mg.group, r->mg.line);
     return GALE_OK;
+}
+
+/* &initial_wind profile: gale's cases set their own wind, so the profile
+ * must be the one LFRic's test of that case uses. */
+static int resolve_wind(nml_t *r)
+{
+    static const struct { int kase; const char *profiles; } wind[] = {
+        {GALE_CASE_GRAVITY_WAVE, "none zero"},
+        {GALE_CASE_RESTING, "none zero"},
+        {GALE_CASE_DCMIP31, "solid_body_rotation"},
+        {GALE_CASE_BAROCLINIC_WAVE, "deep_baroclinic_perturbed"},
+    };
+    char buf[256];
+    const char *w[MAXW];
+    if (!r->wind.line) return GALE_OK;
+    for (size_t i = 0; i < sizeof wind / sizeof wind[0]; i++) {
+        if (wind[i].kase != r->cfg->initial.kase) continue;
+        int nw = words(wind[i].profiles, buf, sizeof buf, w);
+        for (int k = 0; k < nw; k++)
+            if (strcasecmp(r->wind.val, w[k]) == 0) return GALE_OK;
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "%s:%d: &initial_wind profile = '%s': gale's case %s sets its own wind, "
+                   "LFRic's profile '%s'%s%s%s", r->path, r->wind.line, r->wind.val,
+                   gale_config_choice("initial", "case", r->cfg->initial.kase), w[0],
+                   nw > 1 ? " or '" : "", nw > 1 ? w[1] : "", nw > 1 ? "'" : "");
+    }
+    GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &initial_wind profile = '%s': gale's case %s has no LFRic "
+               "wind profile", r->path, r->wind.line, r->wind.val,
+               gale_config_choice("initial", "case", r->cfg->initial.kase));
 }
 
 /* GungHo's keys, once the whole file is read. A GungHo namelist
@@ -673,7 +829,7 @@ static int resolve_gungho(nml_t *r)
 {
     char buf[2048];
     const char *w[MAXW];
-    int rotating = -1, rline = 0;
+    int rotating = -1, rline = 0, test = 0;
     if (r->gungho)
         GALE_CALL(set(r, r->gungho, "section_choice", "dynamics", "gungho", "dynamics",
                       "equations", "nonlinear"));
@@ -701,6 +857,12 @@ static int resolve_gungho(nml_t *r)
             }
             break;
         case GH_CASE: {
+            test = line;
+            if (!r->gungho && strcasecmp(val, "gravity_wave") != 0)
+                GALE_ERROR(GALE_ERR_INPUT,
+                           "%s:%d: &%s %s = '%s': a gravity_wave namelist runs only the linear "
+                           "gravity wave (test = 'gravity_wave'); GungHo's tests need "
+                           "&section_choice dynamics = 'gungho'", r->path, line, group, key, val);
             if (!r->gungho) break;
             int nw = words(lfric_map[m].values, buf, sizeof buf, w), found = 0;
             for (int k = 0; k < nw && !found; k++) {
@@ -726,7 +888,12 @@ static int resolve_gungho(nml_t *r)
     }
     if (r->gungho && rotating == 0)
         GALE_CALL(set(r, rline, "formulation", "rotating", ".false.", "planet", "omega", "0.0"));
-    return GALE_OK;
+    if (r->gungho && !test)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "%s:%d: &section_choice dynamics = 'gungho' needs &idealised test: gale's "
+                   "nonlinear core runs 'deep_baroclinic_wave', 'gravity_wave' or 'isot_atm'",
+                   r->path, r->gungho);
+    return resolve_wind(r);
 }
 
 /* Keys that combine: the mesh from prime_mesh_name or filename, the step
@@ -755,23 +922,38 @@ static int resolve(nml_t *r)
                        r->path, r->prime.line ? r->prime.line : r->file.line ? r->file.line
                                                                             : r->prefix.line,
                        r->prime.val, r->file.val, r->prefix.val);
+        /* the others must name the same mesh, or which one runs is a guess */
+        struct held *o[3] = {&r->prime, &r->file, &r->prefix};
+        const char *oname[3] = {"prime_mesh_name", "filename", "file_prefix"};
+        for (int i = 0; i < 3; i++) {
+            char other[GALE_STR];
+            if (o[i] == h || !o[i]->line || !mesh_word(o[i]->val, o[i] == &r->prime, other,
+                                                        sizeof other))
+                continue;
+            if (strcmp(other, text) != 0)
+                GALE_ERROR(GALE_ERR_INPUT,
+                           "%s:%d: &base_mesh %s = '%s' names mesh %s, but %s = '%s' (line %d) "
+                           "names %s: make them agree", r->path, o[i]->line, oname[i],
+                           o[i]->val, other, from, h->val, h->line, text);
+        }
         GALE_CALL(set(r, h->line, "base_mesh", from, h->val, "mesh", "name", text));
         mesh_from = h == &r->prime ? "from &base_mesh prime_mesh_name"
                     : h == &r->file ? "from &base_mesh filename"
                                     : "from &base_mesh file_prefix";
     }
+    long v[2] = {1, 0};
+    struct held *h[2] = {&r->start, &r->end};
+    for (int i = 0; i < 2; i++) { /* both in [1, INT_MAX]: end - start + 1 cannot overflow */
+        char *e;
+        if (!h[i]->line) continue;
+        errno = 0;
+        v[i] = strtol(h[i]->val, &e, 10);
+        if (e == h[i]->val || *e || errno || v[i] < 1 || v[i] > INT_MAX)
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &time %s = '%s': not a time-step number (an "
+                       "integer in [1, %d])", r->path, h[i]->line,
+                       i ? "timestep_end" : "timestep_start", h[i]->val, INT_MAX);
+    }
     if (r->end.line) {
-        long v[2] = {1, 0};
-        struct held *h[2] = {&r->start, &r->end};
-        for (int i = 0; i < 2; i++) {
-            char *e;
-            if (!h[i]->line) continue;
-            errno = 0;
-            v[i] = strtol(h[i]->val, &e, 10);
-            if (e == h[i]->val || *e || errno)
-                GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &time %s = '%s': not a time-step number",
-                           r->path, h[i]->line, i ? "timestep_end" : "timestep_start", h[i]->val);
-        }
         snprintf(text, sizeof text, "%ld", v[1] - v[0] + 1);
         if (gale_config_set_(r->cfg, "timestepping", "steps", text, why, sizeof why))
             GALE_ERROR(GALE_ERR_INPUT,
@@ -780,6 +962,20 @@ static int resolve(nml_t *r)
                        r->path, r->end.line, v[0], v[1], text, why);
     }
     GALE_CALL(resolve_multigrid(r, mesh_from));
+    /* a relative tolerance of 0 with no absolute one is never met: the
+     * solve would fail at run time instead */
+    const double rel[2] = {r->cfg->solver.tolerance, r->cfg->mixed_solver.tolerance},
+                 abs_[2] = {r->cfg->solver.abs_tolerance, r->cfg->mixed_solver.abs_tolerance};
+    static const char *const tkey[2][3] = {{"helmholtz_solver", "si_pressure_tolerance",
+                                            "si_pressure_a_tol"},
+                                           {"mixed_solver", "si_tolerance", "mixed_solver_a_tol"}};
+    for (int i = 0; i < 2; i++)
+        if (r->tol[i].line && rel[i] == 0 && abs_[i] == 0)
+            GALE_ERROR(GALE_ERR_INPUT,
+                       "%s:%d: &%s %s = '%s': a relative tolerance of 0 can never be met without "
+                       "an absolute one (%s): give a positive tolerance or %s",
+                       r->path, r->tol[i].line, tkey[i][0], tkey[i][1], r->tol[i].val,
+                       tkey[i][2], tkey[i][2]);
     return resolve_gungho(r);
 }
 
@@ -814,32 +1010,6 @@ static int read_groups(nml_t *r)
     }
 }
 
-static int read_file(const char *path, char **text)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        GALE_ERROR(GALE_ERR_INPUT, "cannot open configuration file '%s': %s", path, strerror(errno));
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - 1 - n, f);
-        if (n < cap - 1) break;
-        char *b = realloc(buf, cap *= 2);
-        if (!b) free(buf);
-        buf = b;
-    }
-    int err = ferror(f) ? errno : 0;
-    fclose(f);
-    if (!buf) GALE_ERROR(GALE_ERR_MEM, "out of memory reading '%s'", path);
-    if (err) {
-        free(buf);
-        GALE_ERROR(GALE_ERR_INPUT, "cannot read configuration file '%s': %s", path, strerror(err));
-    }
-    buf[n] = '\0';
-    *text = buf;
-    return GALE_OK;
-}
-
 /* A GungHo namelist uses the held keys: they leave the "not used" list
  * ("group.key, ..."), which is rewritten in place; returns how many remain. */
 static int drop_used(const nml_t *r, char *list)
@@ -866,7 +1036,7 @@ int gale_config_read_nml_(gale_config_t *cfg, const char *path)
 {
     char *text = NULL, *unused = NULL;
     size_t len = 0;
-    GALE_CALL(read_file(path, &text));
+    GALE_CALL(gale_config_read_text_(path, &text));
     /* LFRic always uses the consistent W2 mass matrix (&finite_element
      * rehabilitate only chooses its basis): so does a namelist run, whatever
      * cfg held; a command-line override, applied after, may still choose lumped. */
@@ -879,6 +1049,7 @@ int gale_config_read_nml_(gale_config_t *cfg, const char *path)
     r.unused = open_memstream(&unused, &len);
     int st = r.unused ? read_groups(&r) : GALE_ERR_MEM;
     if (r.unused) fclose(r.unused);
+    free(r.seen);
     free(text);
     if (st == GALE_OK && r.gungho && unused) r.nunused = drop_used(&r, unused);
     if (st == GALE_OK && r.nunused)

@@ -146,5 +146,8 @@ int gale_config_set_(gale_config_t *cfg, const char *section, const char *key, c
 void gale_config_suggest_(char *out, size_t n, const char *word, const char *const *cands,
                           int nc, const char *open, const char *close);
 int gale_config_read_nml_(gale_config_t *cfg, const char *path);
+/* The whole text of a configuration file (malloc'd, to free), CR and CRLF
+ * line ends made LF; a NUL byte is an error naming the file and line. */
+int gale_config_read_text_(const char *path, char **text);
 
 #endif
