@@ -250,16 +250,32 @@ def closure(roots, info, provides):
     return seen
 
 
-def owner(path):
-    """The installed package that holds PATH (the path itself, else its target;
-    merged /usr records /bin/x or /usr/bin/x)."""
-    for p in (path, os.path.realpath(path)):
-        for q in (p, p[4:] if p.startswith("/usr/") else "/usr" + p):
-            r = subprocess.run(["dpkg", "-S", q], capture_output=True, text=True)
-            for line in r.stdout.splitlines():
-                if not line.startswith("diversion by"):
-                    return line.split(":")[0].split(",")[0].strip()
-    return None
+def candidates(path):
+    """What dpkg may record for PATH: the path itself, else its target; merged
+    /usr records /bin/x or /usr/bin/x."""
+    return [q for p in (path, os.path.realpath(path))
+            for q in (p, p[4:] if p.startswith("/usr/") else "/usr" + p)]
+
+
+def owners(paths):
+    """{query: the installed package that holds it} for every candidate of
+    PATHS, in one `dpkg -S` (each call reads the whole database: one per
+    program took minutes on a loaded machine)."""
+    queries = sorted({q for p in paths for q in candidates(p)})
+    if not queries:
+        return {}
+    r = subprocess.run(["dpkg", "-S", *queries], capture_output=True, text=True)
+    found = {}
+    for line in r.stdout.splitlines():
+        if line.startswith("diversion by"):
+            continue
+        pkgs, _, q = line.partition(": ")
+        found.setdefault(q.strip(), pkgs.split(",")[0].strip().split(":")[0])
+    return found
+
+
+def owner(path, known):
+    return next((known[q] for q in candidates(path) if q in known), None)
 
 
 # what a new machine's PATH has (../shared/tools/fresh-debian12 and CI's
@@ -309,15 +325,17 @@ def main():
                         f"(run it first): {' '.join(missing)}")
     given = closure(pkgs, info, provides)
     required = {p for p, (prio, _) in info.items() if prio == "required"}
+    paths = {name: locate(name, listed) for name in listed}
+    known = owners([p for name, p in paths.items() if p and not listed[name]["optional"]])
     for name, e in sorted(listed.items()):
-        path = locate(name, listed)
+        path = paths[name]
         if e["optional"]:
             print(f"optional  {name:24} {path or 'not found'}: {e['optional']}")
             continue
         if not path:
             problems.append(f"'{name}' (tools/programs:{e['line']}) is not found on this machine")
             continue
-        pkg = owner(path)
+        pkg = owner(path, known)
         if pkg is None:
             problems.append(f"'{name}' at {path} belongs to no Debian package (dpkg -S): it "
                             "must come from a package of tools/install-deps or be optional")
