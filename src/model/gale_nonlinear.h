@@ -9,6 +9,7 @@
 #include "gale_config.h"
 #include "gale_psy.h"
 #include "gale_transport.h"
+#include "gale_vecinv.h"
 
 struct gale_model;
 
@@ -29,8 +30,8 @@ typedef struct {
 typedef struct gale_nl {
     gale_knl_t k;
     /* host tables (k points at them) */
-    double *prof, *fcor, *prc, *nrm, *tng, *vw, *rd2i, *rd2c;
-    int *vidx;
+    gale_vecinv_t geo;     /* the vector-invariant terms' horizontal geometry */
+    double *prof, *rd2i, *rd2c;
     double *thref, *piref; /* the reference profile: theta* [si], Pi* [sc] */
     double next_reset;     /* model time of the next reference reset [s] */
     double grid_rate;      /* the grid-mode filter's rate, [dynamics] grid_damping / dt [1/s] */
