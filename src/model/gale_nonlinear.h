@@ -64,6 +64,9 @@ typedef struct gale_nl {
  * the case's initial state, the reference state, the kernels' tables. */
 int gale_nl_setup(struct gale_model *m);
 void gale_nl_free(struct gale_model *m);
+/* Collective: the reference state from the current theta and Pi, and the
+ * operator's rows (reference.c). */
+int gale_nl_reference(struct gale_model *m);
 /* Collective: one step of length m->dt. */
 int gale_nl_step(struct gale_model *m);
 /* Collective: the budgets of the current state. */
