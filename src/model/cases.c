@@ -98,8 +98,8 @@ void gale_case_wind_perturbation(const gale_config_t *cfg, double lon, double la
 }
 
 /* dcmip31's potential temperature perturbation (the linear core's). */
-double gale_case_theta_perturbation(const gale_config_t *cfg, double a, double lon, double lat,
-                                    double z)
+static double theta_perturbation(const gale_config_t *cfg, double a, double lon, double lat,
+                                 double z)
 {
     if (cfg->initial.kase != GALE_CASE_DCMIP31) return 0.0;
     const double lonc = cfg->initial.centre_lon * GALE_PI / 180.0;
@@ -132,7 +132,7 @@ int gale_case_initial_state(gale_model_t *m)
         double ex, ue, vn;
         for (int k = 0; k <= nl; k++) {
             gale_case_background(cfg, m->cs.radius, lon, lat, m->z_if[k], &thb[k], &ex, &ue, &vn);
-            tc[k] = thb[k] + gale_case_theta_perturbation(cfg, m->cs.radius, lon, lat, m->z_if[k]);
+            tc[k] = thb[k] + theta_perturbation(cfg, m->cs.radius, lon, lat, m->z_if[k]);
         }
         double t0;
         gale_case_background(cfg, m->cs.radius, lon, lat, m->z_c[0], &t0, &pc[0], &ue, &vn);

@@ -17,10 +17,6 @@ void gale_case_background(const gale_config_t *cfg, double a, double lon, double
 void gale_case_wind_perturbation(const gale_config_t *cfg, double lon, double lat, double z,
                                  double *ue, double *vn);
 
-/* dcmip31: the potential temperature perturbation [K]; 0 elsewhere. */
-double gale_case_theta_perturbation(const gale_config_t *cfg, double a, double lon, double lat,
-                                    double z);
-
 /* Collective, from gale_nl_setup: the case's initial state on every local
  * column (u, w, theta, rho; Pi from the equation of state). */
 struct gale_model;
