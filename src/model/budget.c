@@ -51,7 +51,7 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
         s->have_ps0 = 1;
     }
     GALE_CALL(gale_psy_axpby(psy, &s->bdps, 1.0, &s->bps, -1.0, &s->bps0));
-    GALE_CALL(gale_psy_nl_grid(psy, &s->k, &m->u, &s->ue, &s->vn, &s->du)); /* du is free between steps */
+    GALE_CALL(gale_psy_nl_grid(psy, &s->k, &m->u, &s->ue, &s->vn, &s->gridu));
     gale_psy_sum_t sum;
     gale_psy_sum_init(&sum);
     gale_psy_sum_dot(&sum, &s->rho, &s->one, m->area, m->dz);
@@ -62,7 +62,7 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
     double v[5], mx[3];
     GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, v));
     GALE_CALL(gale_psy_minmax(psy, &s->bps, &b->ps_min, &b->ps_max));
-    const gale_field_t *f[3] = {&s->vn, &s->bdps, &s->du};
+    const gale_field_t *f[3] = {&s->vn, &s->bdps, &s->gridu};
     int64_t gid[3];
     int lev[3];
     GALE_CALL(gale_psy_check_finite(psy, 3, f, mx, gid, lev));

@@ -8,10 +8,38 @@
 #include "gale_model.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 static int fld(gale_model_t *m, gale_field_t *f, const char *name, gale_loc_t loc, int layers)
 {
     return gale_psy_field_create(m->psy, f, name, loc, layers, 8);
+}
+
+/* A bundle's own fields, one per component named in comps (u, w, theta
+ * (t), rho (d), Pi (p)), each where that component lives. */
+static int bundle_create(gale_model_t *m, gale_nl_state_t *b, const char *name, const char *comps)
+{
+    static const char letter[GALE_NL_NCOMP] = {'u', 'w', 't', 'd', 'p'};
+    static const char *const suffix[GALE_NL_NCOMP] = {"u", "w", "theta", "rho", "pi"};
+    static const gale_loc_t loc[GALE_NL_NCOMP] = {GALE_LOC_EDGE, GALE_LOC_IFACE, GALE_LOC_IFACE,
+                                                  GALE_LOC_CELL, GALE_LOC_CELL};
+    for (int c = 0; c < GALE_NL_NCOMP; c++) {
+        if (!strchr(comps, letter[c])) continue;
+        char full[24];
+        snprintf(full, sizeof full, "%s_%s", name, suffix[c]);
+        GALE_ALLOC(b->f[c], 1);
+        GALE_CALL(fld(m, b->f[c], full, loc[c], m->km.nlev));
+    }
+    return GALE_OK;
+}
+
+static void bundle_free(gale_nl_state_t *b)
+{
+    for (int c = 0; c < GALE_NL_NCOMP; c++) {
+        if (b->f[c] && b->f[c]->data) gale_psy_field_free(b->f[c]);
+        GALE_FREE(b->f[c]);
+    }
 }
 
 int gale_nl_setup(gale_model_t *m)
@@ -58,22 +86,23 @@ int gale_nl_setup(gale_model_t *m)
      * dcmip31's small-amplitude response 1% nonlinear (docs/nonlinear.md) */
     GALE_CALL(gale_transport_stencils(&s->tr, m, 0));
     const gale_loc_t C = GALE_LOC_CELL, I = GALE_LOC_IFACE, E = GALE_LOC_EDGE;
+    GALE_CALL(fld(m, &s->rho, "rho", C, nl));
+    s->x = (gale_nl_state_t){{&m->u, &m->w, &m->b, &s->rho, &m->p}};
+    struct { gale_nl_state_t *b; const char *name, *comps; } bl[] = {
+        {&s->xn, "nl_n", "uwtd"},      {&s->xa, "nl_a", "uwtd"},    {&s->tend, "nl_tend", "uwtd"},
+        {&s->ubar, "nl_bar", "uw"},    {&s->xo, "nl_o", "uw"},      {&s->fn, "nl_fn", "uw"},
+        {&s->fl, "nl_f", "uw"},        {&s->res, "nl_res", "uwtd"}, {&s->dwind, "nl_dwind", "uw"},
+        {&s->rhs, "nl_rhs", "uwtp"},   {&s->inc, "nl_inc", "uwtp"},
+    };
+    for (size_t i = 0; i < sizeof bl / sizeof bl[0]; i++)
+        GALE_CALL(bundle_create(m, bl[i].b, bl[i].name, bl[i].comps));
     struct { gale_field_t *f; const char *name; gale_loc_t loc; int layers; } fl[] = {
-        {&s->rho, "rho", C, nl},     {&s->un, "nl_un", E, nl},       {&s->wn, "nl_wn", I, nl},
-        {&s->thn, "nl_thn", I, nl},  {&s->rhon, "nl_rhon", C, nl},   {&s->ua, "nl_ua", E, nl},
-        {&s->wa, "nl_wa", I, nl},    {&s->tha, "nl_tha", I, nl},     {&s->rhoa, "nl_rhoa", C, nl},
-        {&s->ubar, "nl_ubar", E, nl}, {&s->wbar, "nl_wbar", I, nl},  {&s->uo, "nl_uo", E, nl},
-        {&s->wo, "nl_wo", I, nl},  {&s->f, "nl_f", E, nl},
-        {&s->fi, "nl_fi", E, nl + 1}, {&s->t1, "nl_t1", I, nl},      {&s->tu, "nl_tu", E, nl},
-        {&s->tw, "nl_tw", I, nl},    {&s->tth, "nl_tth", I, nl},     {&s->trho, "nl_trho", C, nl},
-        {&s->tq, "nl_tq", I, nl},    {&s->ue, "nl_ue", C, nl},       {&s->vn, "nl_vn", C, nl},
-        {&s->ke, "nl_ke", C, nl},    {&s->zeta, "nl_zeta", C, nl},   {&s->qabs, "nl_q", C, nl},   {&s->pgn, "nl_pgn", E, nl},
-        {&s->fvn, "nl_fvn", I, nl},  {&s->pg, "nl_pg", E, nl},       {&s->cor, "nl_cor", E, nl},
-        {&s->fv, "nl_fv", I, nl},
-        {&s->Ru, "nl_Ru", E, nl},    {&s->Rw, "nl_Rw", I, nl},       {&s->Rth, "nl_Rth", I, nl},
-        {&s->Rrho, "nl_Rrho", C, nl}, {&s->ru, "nl_ru", E, nl},      {&s->rw, "nl_rw", I, nl},
-        {&s->rb, "nl_rb", I, nl},    {&s->rp, "nl_rp", C, nl},       {&s->du, "nl_du", E, nl},
-        {&s->dw, "nl_dw", I, nl},    {&s->db, "nl_db", I, nl},       {&s->dp, "nl_dp", C, nl},
+        {&s->resu_w, "nl_resu_w", E, nl}, {&s->vflux, "nl_vflux", E, nl},
+        {&s->vflux_i, "nl_vflux_i", E, nl + 1}, {&s->divi, "nl_divi", I, nl},
+        {&s->tq, "nl_tq", I, nl},        {&s->ue, "nl_ue", C, nl},     {&s->vn, "nl_vn", C, nl},
+        {&s->ke, "nl_ke", C, nl},        {&s->zeta, "nl_zeta", C, nl}, {&s->qabs, "nl_q", C, nl},
+        {&s->cor, "nl_cor", E, nl},      {&s->gridu, "nl_gridu", E, nl},
+        {&s->gridu2, "nl_gridu2", E, nl}, {&s->gridm, "nl_gridm", E, nl},
         {&s->be, "nl_energy", C, 2 * sc}, {&s->bent, "nl_entropy", C, nl}, {&s->bps, "nl_ps", C, 1},
         {&s->bps0, "nl_ps0", C, 1}, {&s->bdps, "nl_dps", C, 1},    {&s->one, "nl_one", C, nl},
         {&s->one2, "nl_one2", C, 2 * sc},
@@ -97,12 +126,12 @@ void gale_nl_free(gale_model_t *m)
 {
     gale_nl_t *s = m->nl;
     if (!s) return;
-    gale_field_t *f[] = {&s->rho, &s->un, &s->wn, &s->thn, &s->rhon, &s->ua, &s->wa, &s->tha,
-                         &s->rhoa, &s->ubar, &s->wbar, &s->uo, &s->wo, &s->f, &s->fi, &s->t1, &s->tu, &s->tw,
-                         &s->tth, &s->trho, &s->tq, &s->ue, &s->vn, &s->ke, &s->zeta, &s->qabs, &s->pgn,
-                         &s->fvn, &s->pg, &s->fv, &s->cor, &s->Ru, &s->Rw, &s->Rth, &s->Rrho, &s->ru,
-                         &s->rw, &s->rb, &s->rp, &s->du, &s->dw, &s->db, &s->dp,
-                         &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2};
+    gale_nl_state_t *bl[] = {&s->xn, &s->xa, &s->tend, &s->ubar, &s->xo, &s->fn, &s->fl, &s->res,
+                             &s->dwind, &s->rhs, &s->inc};
+    for (size_t i = 0; i < sizeof bl / sizeof bl[0]; i++) bundle_free(bl[i]);
+    gale_field_t *f[] = {&s->rho, &s->resu_w, &s->vflux, &s->vflux_i, &s->divi, &s->tq, &s->ue,
+                         &s->vn, &s->ke, &s->zeta, &s->qabs, &s->cor, &s->gridu, &s->gridu2,
+                         &s->gridm, &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (f[i]->data) gale_psy_field_free(f[i]);
     gale_transport_free(&s->tr);
