@@ -1,9 +1,10 @@
 /* The tables of the nonlinear core's vector-invariant terms, built once
  * from the mesh's closed-form geometry on every local cell and edge
- * (docs/nonlinear.md, "Horizontal discretisation"): the reconstruction of
- * the cell-centred wind, the edges' normals and centre-to-centre directions
- * in the cells' tangent planes, the vorticity's corner circulations, the
- * Coriolis parameter. Serial, MPI-free. */
+ * (docs/nonlinear.md, "The vector-invariant terms on this grid"): the
+ * reconstruction of the cell-centred wind, the edges' normals and
+ * centre-to-centre directions in the cells' tangent planes, the
+ * vorticity's corner circulations, the Coriolis parameter. Serial,
+ * MPI-free. */
 #ifndef GALE_VECINV_H
 #define GALE_VECINV_H
 

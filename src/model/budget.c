@@ -1,4 +1,4 @@
-/* The nonlinear core's budgets (docs/nonlinear.md, "Budgets"): mass,
+/* The nonlinear core's budgets (docs/nonlinear.md, "The code"): mass,
  * energy, entropy, surface pressure, the grid mode, per step. */
 #include "gale_nonlinear.h"
 

@@ -1,4 +1,4 @@
-/* The test cases' analytic states (docs/nonlinear.md, "Test cases") and
+/* The test cases' analytic states (docs/nonlinear.md, "Cases") and
  * the initial state sampled from them. */
 #include "gale_cases.h"
 

@@ -1,4 +1,4 @@
-/* The test cases' analytic states (docs/nonlinear.md, "Test cases"): point
+/* The test cases' analytic states (docs/nonlinear.md, "Cases"): point
  * functions of (lon, lat, z) that the tests compare with the cases'
  * reference code, and their sampling onto the nonlinear core's grid. */
 #ifndef GALE_CASES_H

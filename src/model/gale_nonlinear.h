@@ -1,8 +1,9 @@
 /* The nonlinear core: GungHo's compressible Euler equations on the rotating
  * sphere with the iterated semi-implicit step (docs/nonlinear.md). Part of
- * the algorithm layer beside the linear core: set-up of its geometry
- * tables, reference state and test cases, the step, the budgets. Every loop
- * over columns of a step is a PSy-layer launch. */
+ * the algorithm layer beside the linear core: set-up (nonlinear.c), the
+ * step over bundles of the state (semi_implicit.c), the reference state
+ * (reference.c), the budgets (budget.c); the cases are cases.c's. Every
+ * loop over columns of a step is a PSy-layer launch. */
 #ifndef GALE_NONLINEAR_H
 #define GALE_NONLINEAR_H
 

@@ -1,6 +1,7 @@
-/* The nonlinear core's reference state (docs/nonlinear.md, "Reference
- * state"): the profile the mixed operator and the preconditioner linearise
- * about, reset every [timestepping] reference_reset_time. */
+/* The nonlinear core's reference state (docs/nonlinear.md, "The linear
+ * system about the reference state"): the profile the mixed operator and
+ * the preconditioner linearise about, reset every [timestepping]
+ * reference_reset_time. */
 #include "gale_nonlinear.h"
 
 #include "gale_base.h"

@@ -1,5 +1,5 @@
 /* The nonlinear core's iterated semi-implicit step (docs/nonlinear.md,
- * "The step"), over bundles of the state's components (gale_nl_state_t). */
+ * "The step" and "The code"), over bundles of the state's components (gale_nl_state_t). */
 #include "gale_nonlinear.h"
 
 #include "gale_base.h"
