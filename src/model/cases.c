@@ -1,8 +1,12 @@
-/* The test cases' analytic states (docs/nonlinear.md, "Test cases"). */
+/* The test cases' analytic states (docs/nonlinear.md, "Cases") and
+ * the initial state sampled from them. */
 #include "gale_cases.h"
 
 #include "gale_base.h"
 #include "gale_mesh.h"
+#include "gale_model.h"
+#include "gale_nonlinear.h"
+#include "gale_vecinv.h"
 
 #include <math.h>
 
@@ -94,8 +98,8 @@ void gale_case_wind_perturbation(const gale_config_t *cfg, double lon, double la
 }
 
 /* dcmip31's potential temperature perturbation (the linear core's). */
-double gale_case_theta_perturbation(const gale_config_t *cfg, double a, double lon, double lat,
-                                    double z)
+static double theta_perturbation(const gale_config_t *cfg, double a, double lon, double lat,
+                                 double z)
 {
     if (cfg->initial.kase != GALE_CASE_DCMIP31) return 0.0;
     const double lonc = cfg->initial.centre_lon * GALE_PI / 180.0;
@@ -107,3 +111,53 @@ double gale_case_theta_perturbation(const gale_config_t *cfg, double a, double l
            sin(2.0 * GALE_PI * z / cfg->initial.vertical_wavelength);
 }
 
+/* Every local column: theta at interfaces (background + perturbation), Pi
+ * of the background in discrete hydrostatic balance from the lowest layer's
+ * analytic value, rho from the equation of state with the perturbed theta
+ * (DCMIP: the pressure is not perturbed), u the normal wind on edges. */
+int gale_case_initial_state(gale_model_t *m)
+{
+    gale_nl_t *s = m->nl;
+    const gale_config_t *cfg = &m->cfg;
+    const int nc = gale_psy_local(m->psy, GALE_LOC_CELL), ne = gale_psy_local(m->psy, GALE_LOC_EDGE);
+    const int nl = m->km.nlev, sc = m->km.sc, si = m->km.si;
+    const double g = cfg->planet.gravity, cp = cfg->planet.cp, rd = cfg->planet.rd;
+    const double p0 = cfg->planet.p_zero, kap = s->k.kap;
+    double *th = gale_fd(&m->b), *pi = gale_fd(&m->p), *rho = gale_fd(&s->rho), *u = gale_fd(&m->u);
+    double *thb = NULL;
+    GALE_ALLOC(thb, nl + 1);
+    for (int c = 0; c < nc; c++) {
+        const double lon = m->lon[c], lat = m->lat[c];
+        double *tc = th + (size_t)c * si, *pc = pi + (size_t)c * sc, *rc = rho + (size_t)c * sc;
+        double ex, ue, vn;
+        for (int k = 0; k <= nl; k++) {
+            gale_case_background(cfg, m->cs.radius, lon, lat, m->z_if[k], &thb[k], &ex, &ue, &vn);
+            tc[k] = thb[k] + theta_perturbation(cfg, m->cs.radius, lon, lat, m->z_if[k]);
+        }
+        double t0;
+        gale_case_background(cfg, m->cs.radius, lon, lat, m->z_c[0], &t0, &pc[0], &ue, &vn);
+        for (int k = 1; k < nl; k++) pc[k] = pc[k - 1] - g * m->dzi[k] / (cp * thb[k]);
+        for (int k = 0; k < nl; k++)
+            rc[k] = p0 * pow(pc[k], 1.0 / kap) / (rd * (0.5 * (tc[k] + tc[k + 1])));
+    }
+    gale_free(thb);
+    for (int e = 0; e < ne; e++) {
+        gale_edge_geom_t eg;
+        gale_cs_edge_geom(&m->cs, m->lm.edge_gid[e], &eg);
+        double E[3], N[3], lon, lat;
+        gale_east_north(eg.mid, E, N);
+        gale_lonlat(eg.mid, &lon, &lat);
+        const double ne_ = gale_dot3(eg.normal, E), nn = gale_dot3(eg.normal, N);
+        for (int k = 0; k < nl; k++) {
+            double t, ex, ue, vn, pu, pv;
+            gale_case_background(cfg, m->cs.radius, lon, lat, m->z_c[k], &t, &ex, &ue, &vn);
+            gale_case_wind_perturbation(cfg, lon, lat, m->z_c[k], &pu, &pv);
+            u[(size_t)e * sc + k] = (ue + pu) * ne_ + (vn + pv) * nn;
+        }
+    }
+    gale_field_t *f[4] = {&m->u, &m->b, &m->p, &s->rho};
+    for (int i = 0; i < 4; i++) GALE_CALL(gale_psy_host_wrote(m->psy, f[i], 1));
+    GALE_CALL(gale_psy_host_wrote(m->psy, &m->w, 1)); /* zero */
+    /* Pi from the equation of state, as every step leaves it */
+    return gale_psy_nl_eos(m->psy, &s->k, &s->rho, &m->b, &m->p);
+}

@@ -1,6 +1,6 @@
-/* The test cases' analytic states (docs/nonlinear.md, "Test cases"): point
- * functions of (lon, lat, z) that the nonlinear core samples on its grid and
- * the tests compare with the cases' reference code. */
+/* The test cases' analytic states (docs/nonlinear.md, "Cases"): point
+ * functions of (lon, lat, z) that the tests compare with the cases'
+ * reference code, and their sampling onto the nonlinear core's grid. */
 #ifndef GALE_CASES_H
 #define GALE_CASES_H
 
@@ -17,8 +17,9 @@ void gale_case_background(const gale_config_t *cfg, double a, double lon, double
 void gale_case_wind_perturbation(const gale_config_t *cfg, double lon, double lat, double z,
                                  double *ue, double *vn);
 
-/* dcmip31: the potential temperature perturbation [K]; 0 elsewhere. */
-double gale_case_theta_perturbation(const gale_config_t *cfg, double a, double lon, double lat,
-                                    double z);
+/* Collective, from gale_nl_setup: the case's initial state on every local
+ * column (u, w, theta, rho; Pi from the equation of state). */
+struct gale_model;
+int gale_case_initial_state(struct gale_model *m);
 
 #endif

@@ -1,14 +1,16 @@
 /* The nonlinear core: GungHo's compressible Euler equations on the rotating
  * sphere with the iterated semi-implicit step (docs/nonlinear.md). Part of
- * the algorithm layer beside the linear core: set-up of its geometry
- * tables, reference state and test cases, the step, the budgets. Every loop
- * over columns of a step is a PSy-layer launch. */
+ * the algorithm layer beside the linear core: set-up (nonlinear.c), the
+ * step over bundles of the state (semi_implicit.c), the reference state
+ * (reference.c), the budgets (budget.c); the cases are cases.c's. Every
+ * loop over columns of a step is a PSy-layer launch. */
 #ifndef GALE_NONLINEAR_H
 #define GALE_NONLINEAR_H
 
 #include "gale_config.h"
 #include "gale_psy.h"
 #include "gale_transport.h"
+#include "gale_vecinv.h"
 
 struct gale_model;
 
@@ -26,11 +28,21 @@ typedef struct {
 
 #define GALE_NL_NHIST 5
 
+/* The state's components: GungHo's igh_u, igh_t, igh_d, igh_p, the wind
+ * in its horizontal (edges) and vertical (interfaces) parts. */
+enum { GALE_NL_U, GALE_NL_W, GALE_NL_T, GALE_NL_D, GALE_NL_P, GALE_NL_NCOMP };
+
+/* A bundle: one field per component, NULL where it has none (the advected
+ * state has no Pi, the mixed system no rho, the wind only u and w). */
+typedef struct {
+    gale_field_t *f[GALE_NL_NCOMP];
+} gale_nl_state_t;
+
 typedef struct gale_nl {
     gale_knl_t k;
     /* host tables (k points at them) */
-    double *prof, *fcor, *prc, *nrm, *tng, *vw, *rd2i, *rd2c;
-    int *vidx;
+    gale_vecinv_t geo;     /* the vector-invariant terms' horizontal geometry */
+    double *prof, *rd2i, *rd2c;
     double *thref, *piref; /* the reference profile: theta* [si], Pi* [sc] */
     double next_reset;     /* model time of the next reference reset [s] */
     double grid_rate;      /* the grid-mode filter's rate, [dynamics] grid_damping / dt [1/s] */
@@ -38,16 +50,27 @@ typedef struct gale_nl {
     gale_transport_t tr;   /* reconstruction stencils and their scratch */
     /* fields: rho is prognostic (u, w, theta = m->b, Pi = m->p are the model's) */
     gale_field_t rho;
-    gale_field_t un, wn, thn, rhon;                /* time level n */
-    gale_field_t ua, wa, tha, rhoa;                /* transported (departure) values */
-    gale_field_t ubar, wbar, f, fi, t1;            /* the advecting wind and its fluxes */
-    gale_field_t uo, wo;                           /* the wind the transport last saw */
-    gale_field_t tu, tw, tth, trho, tq;            /* tendencies */
-    gale_field_t ue, vn, ke, zeta, qabs;           /* per cell: reconstructed wind, K, vorticity,
-                                                      the absolute vorticity the force uses */
-    gale_field_t pgn, fvn, pg, fv, cor;            /* forcing at n and at the latest estimate */
-    gale_field_t Ru, Rw, Rth, Rrho;                /* residuals */
-    gale_field_t ru, rw, rb, rp, du, dw, db, dp;   /* the mixed system's right-hand side, solution */
+    /* the step's bundles (semi_implicit.c; created by nonlinear.c) */
+    gale_nl_state_t x;             /* the state, latest estimate: m->u, m->w, m->b, rho, m->p */
+    gale_nl_state_t xn;            /* at time level n (u, w, theta, rho) */
+    gale_nl_state_t xa;            /* advected: x^n transported with the time-centred wind */
+    gale_nl_state_t tend;          /* the transport's tendencies of xa's latest stage */
+    gale_nl_state_t ubar;          /* the time-centred (advecting) wind (u, w) */
+    gale_nl_state_t xo;            /* the wind the transport last saw (u, w) */
+    gale_nl_state_t fn, fl;        /* the forcing at n and of the latest estimate (u weak, w) */
+    gale_nl_state_t res;           /* x - xa, then the residuals of w, theta, rho */
+    gale_nl_state_t dwind;         /* the wind's change since the transport ran (u, w) */
+    gale_nl_state_t rhs, inc;      /* the mixed system's right-hand side and solution (u, w,
+                                      theta, Pi) */
+    gale_field_t resu_w;           /* u's residual, weak */
+    gale_field_t vflux, vflux_i;   /* the advecting wind's volume fluxes: layers, interfaces */
+    gale_field_t divi;             /* -div_h of vflux_i (the advective form's correction) */
+    gale_field_t tq;               /* an interface field's flux-form tendency */
+    gale_field_t ue, vn, ke, zeta, qabs; /* per cell: reconstructed wind, K, vorticity, the
+                                            absolute vorticity the force uses */
+    gale_field_t cor;              /* the vorticity force */
+    gale_field_t gridu, gridu2, gridm; /* (I - NP) u (the filter's and the budget's),
+                                          (I - NP)^2 u, M_u (I - NP)^2 u */
     gale_field_t be, bent, bps, bps0, bdps, one, one2; /* the budgets' densities */
     gale_nl_budget_t b0, b;                        /* at the start, now */
     double max_mass_change, max_energy_change;     /* relative: to step 0, and per step */
@@ -63,6 +86,9 @@ typedef struct gale_nl {
  * the case's initial state, the reference state, the kernels' tables. */
 int gale_nl_setup(struct gale_model *m);
 void gale_nl_free(struct gale_model *m);
+/* Collective: the reference state from the current theta and Pi, and the
+ * operator's rows (reference.c). */
+int gale_nl_reference(struct gale_model *m);
 /* Collective: one step of length m->dt. */
 int gale_nl_step(struct gale_model *m);
 /* Collective: the budgets of the current state. */

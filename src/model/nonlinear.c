@@ -1,6 +1,6 @@
-/* The nonlinear core (docs/nonlinear.md): geometry tables of the
- * vector-invariant terms, the reference state, the iterated
- * semi-implicit step and the budgets. */
+/* The nonlinear core's set-up (docs/nonlinear.md): its tables, fields,
+ * initial state and first reference state; the step is semi_implicit.c's,
+ * the reference state reference.c's, the budgets budget.c's. */
 #include "gale_nonlinear.h"
 
 #include "gale_base.h"
@@ -8,364 +8,38 @@
 #include "gale_model.h"
 
 #include <math.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
-
-/* ---- geometry helpers ---- */
-
-/* The local east and north unit vectors at x (unit vector). */
-static void east_north(const double x[3], double e[3], double n[3])
-{
-    const double lon = atan2(x[1], x[0]), lat = asin(fmax(-1.0, fmin(1.0, x[2])));
-    e[0] = -sin(lon), e[1] = cos(lon), e[2] = 0.0;
-    n[0] = -sin(lat) * cos(lon), n[1] = -sin(lat) * sin(lon), n[2] = cos(lat);
-}
-
-typedef struct { gale_gid_t gid; int local; } pair_t;
-
-static int pair_cmp(const void *a, const void *b)
-{
-    gale_gid_t x = ((const pair_t *)a)->gid, y = ((const pair_t *)b)->gid;
-    return x < y ? -1 : x > y;
-}
-
-static int find_local(const pair_t *p, int n, gale_gid_t g)
-{
-    pair_t key = {g, 0}, *hit = bsearch(&key, p, (size_t)n, sizeof key, pair_cmp);
-    return hit ? hit->local : -1;
-}
-
-/* ---- the tables of the vector-invariant terms ---- */
-
-/* Per cell: the reconstruction U_c = G^-1 sum_s l_s d_s (sigma_s u_s), d_s
- * the tangent-plane vector from the centre to the edge's midpoint, G =
- * sum_s l_s d_s n_s^T (exact for a uniform wind whatever the cell's shape);
- * the Coriolis parameter. Per edge: its normal in both cells' bases. */
-static int build_recon(gale_model_t *m, gale_nl_t *s)
-{
-    const gale_local_t *lm = &m->lm;
-    const int nc = gale_psy_local(m->psy, GALE_LOC_CELL), ne = gale_psy_local(m->psy, GALE_LOC_EDGE);
-    const double R = m->cs.radius, om = m->cfg.planet.omega;
-    GALE_ALLOC(s->fcor, nc);
-    GALE_ALLOC(s->prc, 8 * (size_t)nc);
-    GALE_ALLOC(s->nrm, 4 * (size_t)ne);
-    GALE_ALLOC(s->tng, 4 * (size_t)ne);
-    for (int c = 0; c < nc; c++) {
-        double x[3], E[3], N[3], d[4][2], nn[4][2], l[4];
-        gale_cs_cell_centre(&m->cs, lm->cell_gid[c], x);
-        east_north(x, E, N);
-        s->fcor[c] = 2.0 * om * x[2];
-        double G[2][2] = {{0, 0}, {0, 0}};
-        for (int k = 0; k < 4; k++) {
-            gale_edge_geom_t eg;
-            gale_cs_edge_geom(&m->cs, lm->edge_gid[lm->cell_edge[4 * c + k]], &eg);
-            const double sg = m->cell_sign[4 * c + k], cm = gale_dot3(eg.mid, x);
-            double v[3];
-            for (int i = 0; i < 3; i++) v[i] = eg.mid[i] - cm * x[i];
-            const double vl = sqrt(gale_dot3(v, v)), arc = gale_arc(x, eg.mid);
-            for (int i = 0; i < 3; i++) v[i] *= R * arc / vl;
-            d[k][0] = gale_dot3(v, E), d[k][1] = gale_dot3(v, N);
-            nn[k][0] = sg * gale_dot3(eg.normal, E), nn[k][1] = sg * gale_dot3(eg.normal, N);
-            l[k] = eg.length;
-            for (int i = 0; i < 2; i++)
-                for (int j = 0; j < 2; j++) G[i][j] += l[k] * d[k][i] * nn[k][j];
-        }
-        const double det = G[0][0] * G[1][1] - G[0][1] * G[1][0];
-        GALE_ASSERT(det > 0);
-        const double Gi[2][2] = {{G[1][1] / det, -G[0][1] / det}, {-G[1][0] / det, G[0][0] / det}};
-        for (int k = 0; k < 4; k++) {
-            const double sg = m->cell_sign[4 * c + k];
-            for (int i = 0; i < 2; i++)
-                s->prc[8 * c + 2 * k + i] = sg * l[k] * (Gi[i][0] * d[k][0] + Gi[i][1] * d[k][1]);
-        }
-    }
-    for (int e = 0; e < ne; e++) {
-        gale_edge_geom_t eg;
-        gale_cs_edge_geom(&m->cs, lm->edge_gid[e], &eg);
-        for (int j = 0; j < 2; j++) {
-            const int c = lm->edge_cell[2 * e + j];
-            if (c < 0) continue;
-            double x[3], E[3], N[3];
-            gale_cs_cell_centre(&m->cs, lm->cell_gid[c], x);
-            east_north(x, E, N);
-            s->nrm[4 * e + 2 * j] = gale_dot3(eg.normal, E);
-            s->nrm[4 * e + 2 * j + 1] = gale_dot3(eg.normal, N);
-        }
-        /* the direction from the first cell's centre to the second's, in each tangent plane */
-        const int c1 = lm->edge_cell[2 * e], c2 = lm->edge_cell[2 * e + 1];
-        if (c1 < 0 || c2 < 0) continue;
-        double x1[3], x2[3];
-        gale_cs_cell_centre(&m->cs, lm->cell_gid[c1], x1);
-        gale_cs_cell_centre(&m->cs, lm->cell_gid[c2], x2);
-        for (int j = 0; j < 2; j++) {
-            const double *a = j ? x2 : x1, *b = j ? x1 : x2, sg = j ? -1.0 : 1.0;
-            double v[3], E[3], N[3];
-            const double cm = gale_dot3(a, b);
-            for (int i = 0; i < 3; i++) v[i] = b[i] - cm * a[i];
-            const double vl = sqrt(gale_dot3(v, v));
-            east_north(a, E, N);
-            s->tng[4 * e + 2 * j] = sg * gale_dot3(v, E) / vl;
-            s->tng[4 * e + 2 * j + 1] = sg * gale_dot3(v, N) / vl;
-        }
-    }
-    return GALE_OK;
-}
-
-/* Per cell (those whose corners' edges are all local): the vorticity as the
- * mean of the circulations about its four corners, each the sum over the
- * corner's edges of +-d_e U_e.t_e divided by the corner's dual area (a
- * quarter of each cell about it); U_e.t_e is the reconstructed wind along
- * the line between the edge's cell centres, the mean of the two cells'.
- * Not u_e: the normal wind is not the wind along that line on this
- * non-orthogonal grid, and its circulation is wrong at O(1) near the cube's
- * edges (docs/nonlinear.md). */
-static int build_vorticity(gale_model_t *m, gale_nl_t *s)
-{
-    const gale_local_t *lm = &m->lm;
-    const int nc = gale_psy_local(m->psy, GALE_LOC_CELL), ne = gale_psy_local(m->psy, GALE_LOC_EDGE);
-    const int nst = gale_psy_stencil_cells(m->psy);
-    GALE_ALLOC(s->vidx, 12 * (size_t)nc);
-    GALE_ALLOC(s->vw, 12 * (size_t)nc);
-    pair_t *ep = NULL;
-    GALE_ALLOC(ep, ne);
-    for (int e = 0; e < ne; e++) ep[e] = (pair_t){lm->edge_gid[e], e};
-    qsort(ep, (size_t)ne, sizeof *ep, pair_cmp);
-    for (int c = 0; c < nc; c++) {
-        int *vi = s->vidx + 12 * c;
-        double *vw = s->vw + 12 * c;
-        for (int j = 0; j < 12; j++) vi[j] = lm->cell_edge[4 * c], vw[j] = 0.0;
-        if (c >= nst) continue; /* never read: its corners reach outside the halo */
-        const gale_gid_t g = lm->cell_gid[c];
-        gale_gid_t cand[9], verts[4];
-        int ncand = gale_cs_cell_vnbrs(&m->cs, g, cand);
-        cand[ncand++] = g;
-        gale_cs_cell_verts(&m->cs, g, verts);
-        int n = 0;
-        gale_gid_t egid[12];
-        for (int v = 0; v < 4; v++) {
-            double xv[3];
-            gale_cs_vert_xyz(&m->cs, verts[v], xv);
-            /* the edges about the corner, each once */
-            double av = 0;
-            gale_gid_t seen[8];
-            int nseen = 0;
-            for (int i = 0; i < ncand; i++) {
-                gale_gid_t cv[4], ce[4];
-                gale_cs_cell_verts(&m->cs, cand[i], cv);
-                int has = 0;
-                for (int j = 0; j < 4; j++) has |= cv[j] == verts[v];
-                if (!has) continue;
-                gale_cs_cell_edges(&m->cs, cand[i], ce);
-                for (int j = 0; j < 4; j++) {
-                    gale_gid_t ev[2];
-                    gale_cs_edge_verts(&m->cs, ce[j], ev);
-                    if (ev[0] != verts[v] && ev[1] != verts[v]) continue;
-                    int dup = 0;
-                    for (int q = 0; q < nseen; q++) dup |= seen[q] == ce[j];
-                    if (!dup) seen[nseen++] = ce[j];
-                }
-            }
-            /* the dual cell's area: the triangles of the corner and each of its
-             * edges' two cell centres (a quarter of each cell's area is 40%
-             * too big at the cube's corners) */
-            av = 0;
-            const double R = m->cs.radius;
-            for (int q = 0; q < nseen; q++) {
-                gale_gid_t ec[2];
-                double x1[3], x2[3], a[3], b[3], cr[3];
-                gale_cs_edge_cells(&m->cs, seen[q], ec);
-                gale_cs_cell_centre(&m->cs, ec[0], x1);
-                gale_cs_cell_centre(&m->cs, ec[1], x2);
-                for (int i = 0; i < 3; i++) a[i] = x1[i] - xv[i], b[i] = x2[i] - xv[i];
-                gale_cross3(a, b, cr);
-                av += 0.5 * sqrt(gale_dot3(cr, cr)) * R * R;
-            }
-            /* the circulation's sign: + when the normal turns counterclockwise about the corner */
-            double wts[8];
-            for (int q = 0; q < nseen; q++) {
-                gale_edge_geom_t eg;
-                gale_cs_edge_geom(&m->cs, seen[q], &eg);
-                double t[3], ccw[3];
-                for (int i = 0; i < 3; i++) t[i] = eg.mid[i] - xv[i];
-                gale_cross3(xv, t, ccw);
-                wts[q] = (gale_dot3(eg.normal, ccw) > 0 ? 1.0 : -1.0) * eg.dist / av * 0.25;
-            }
-            for (int q = 0; q < nseen; q++) {
-                int j = 0;
-                while (j < n && egid[j] != seen[q]) j++;
-                if (j == n) {
-                    GALE_ASSERT(n < 12);
-                    egid[n] = seen[q];
-                    vw[n] = 0.0;
-                    n++;
-                }
-                vw[j] += wts[q];
-            }
-        }
-        /* in gid order: the same sum on every rank */
-        for (int a = 1; a < n; a++)
-            for (int b = a; b > 0 && egid[b] < egid[b - 1]; b--) {
-                gale_gid_t tg = egid[b];
-                egid[b] = egid[b - 1], egid[b - 1] = tg;
-                double tw = vw[b];
-                vw[b] = vw[b - 1], vw[b - 1] = tw;
-            }
-        for (int j = 0; j < n; j++) {
-            vi[j] = find_local(ep, ne, egid[j]);
-            GALE_ASSERT(vi[j] >= 0);
-        }
-    }
-    gale_free(ep);
-    return GALE_OK;
-}
-
-/* ---- the reference state ---- */
-
-static double cv_of(const gale_config_t *c) { return c->planet.cp - c->planet.rd; }
-
-void gale_nl_constants(const gale_config_t *cfg, double *c2, double *n2)
-{
-    const double g = cfg->planet.gravity, cp = cfg->planet.cp, gam = cp / cv_of(cfg);
-    double T = cfg->initial.theta0;
-    *n2 = cfg->physics.bvf_square;
-    if (cfg->initial.kase == GALE_CASE_RESTING && cfg->initial.profile == GALE_PROFILE_ISOTHERMAL)
-        *n2 = g * g / (cp * T);
-    if (cfg->initial.kase == GALE_CASE_BAROCLINIC_WAVE) { /* T0 and its lapse rate */
-        T = 275.0;
-        *n2 = g / T * (g / cp - 0.005);
-    }
-    *c2 = gam * cfg->planet.rd * T;
-}
-
-/* The reference profile: the horizontal mean of theta and of Pi in the
- * lowest layer, Pi* above it in discrete hydrostatic balance with theta*,
- * rho* from the equation of state; then the operator's rows (gale_knl.h).
- * One global sum (per 46 levels). */
-static int set_reference(gale_model_t *m, gale_nl_t *s)
-{
-    const gale_config_t *cfg = &m->cfg;
-    const int nl = m->km.nlev, si = m->km.si, c0 = gale_psy_owned(m->psy, GALE_LOC_CELL);
-    const double cp = cfg->planet.cp, g = cfg->planet.gravity, rd = cfg->planet.rd;
-    const double kap = s->k.kap, p0 = cfg->planet.p_zero;
-    GALE_CALL(gale_psy_to_host(&m->b));
-    GALE_CALL(gale_psy_to_host(&m->p));
-    const double *th = gale_fd(&m->b), *pi = gale_fd(&m->p);
-    double *mean = NULL;
-    GALE_ALLOC(mean, nl + 3);
-    /* values 0..nl: theta, nl + 1: Pi_0, nl + 2: the area */
-    for (int v0 = 0; v0 < nl + 3; v0 += GALE_GSUM_MAX) {
-        const int nv = nl + 3 - v0 < GALE_GSUM_MAX ? nl + 3 - v0 : GALE_GSUM_MAX;
-        gale_psy_sum_t sum;
-        gale_psy_sum_init(&sum);
-        gale_rsum_t *acc[GALE_GSUM_MAX];
-        for (int i = 0; i < nv; i++) acc[i] = gale_psy_sum_term(&sum);
-        for (int c = 0; c < c0; c++)
-            for (int i = 0; i < nv; i++) {
-                const int v = v0 + i;
-                const double a = m->area[c];
-                gale_rsum_add(acc[i], v <= nl ? a * th[(size_t)c * si + v]
-                                      : v == nl + 1 ? a * pi[(size_t)c * m->km.sc] : a);
-            }
-        GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, mean + v0));
-    }
-    const double area = mean[nl + 2];
-    double *thr = s->thref, *pir = s->piref;
-    for (int k = 0; k <= nl; k++) thr[k] = mean[k] / area;
-    pir[0] = mean[nl + 1] / area;
-    gale_free(mean);
-    for (int k = 1; k < nl; k++) pir[k] = pir[k - 1] - g * m->dzi[k] / (cp * thr[k]);
-    double *P = s->prof;
-#define ROW(r) (P + (size_t)(r) * si)
-    memset(P, 0, sizeof(double) * GALE_NLP_N * (size_t)si);
-    double rhoc[4096 + 1], thc[4096 + 1], dth[4096 + 2];
-    GALE_ASSERT(nl <= 4096);
-    for (int k = 0; k < nl; k++) {
-        thc[k] = 0.5 * (thr[k] + thr[k + 1]);
-        rhoc[k] = p0 * pow(pir[k], 1.0 / kap) / (rd * thc[k]);
-    }
-    for (int k = 0; k <= nl; k++) {
-        const int kl = k > 0 ? k - 1 : 0, ku = k < nl ? k + 1 : nl;
-        dth[k] = (thr[ku] - thr[kl]) / (m->z_if[ku] - m->z_if[kl]);
-        ROW(GALE_NLP_THI)[k] = thr[k];
-        ROW(GALE_NLP_N2R)[k] = g * dth[k] / thr[k] / s->k.n2r;
-        ROW(GALE_NLP_RB)[k] = g / (thr[k] * s->k.n2r);
-        ROW(GALE_NLP_DTH)[k] = k > 0 && k < nl ? dth[k] : 0.0;
-    }
-    for (int k = 1; k < nl; k++) {
-        ROW(GALE_NLP_GZA)[k] = thr[k] / thc[k];
-        ROW(GALE_NLP_GZB)[k] = thr[k] / thc[k - 1];
-        ROW(GALE_NLP_BETA)[k] = -cp * thr[k] * (pir[k] - pir[k - 1]) * m->rdzi[k] / g;
-        ROW(GALE_NLP_RHOI)[k] = 0.5 * (rhoc[k - 1] + rhoc[k]);
-    }
-    for (int k = 0; k < nl; k++) {
-        const double c2 = cp * (rd / (cp - rd)) * thc[k] * pir[k];
-        ROW(GALE_NLP_RC2)[k] = 1.0 / c2;
-        ROW(GALE_NLP_WLO)[k] = -ROW(GALE_NLP_RHOI)[k] / (rhoc[k] * m->dz[k]) + dth[k] / (2.0 * thc[k]);
-        ROW(GALE_NLP_WHI)[k] = ROW(GALE_NLP_RHOI)[k + 1] / (rhoc[k] * m->dz[k]) + dth[k + 1] / (2.0 * thc[k]);
-        ROW(GALE_NLP_RRHO)[k] = 1.0 / rhoc[k];
-        ROW(GALE_NLP_TC2)[k] = 1.0 / (2.0 * thc[k]);
-        ROW(GALE_NLP_RHOC)[k] = rhoc[k];
-    }
-#undef ROW
-    s->resets++;
-    return gale_knl_set_profile(&s->k);
-}
-
-/* Every local column: theta at interfaces (background + perturbation), Pi
- * of the background in discrete hydrostatic balance from the lowest layer's
- * analytic value, rho from the equation of state with the perturbed theta
- * (DCMIP: the pressure is not perturbed), u the normal wind on edges. */
-static int initial_state(gale_model_t *m, gale_nl_t *s)
-{
-    const gale_config_t *cfg = &m->cfg;
-    const int nc = gale_psy_local(m->psy, GALE_LOC_CELL), ne = gale_psy_local(m->psy, GALE_LOC_EDGE);
-    const int nl = m->km.nlev, sc = m->km.sc, si = m->km.si;
-    const double g = cfg->planet.gravity, cp = cfg->planet.cp, rd = cfg->planet.rd;
-    const double p0 = cfg->planet.p_zero, kap = s->k.kap;
-    double *th = gale_fd(&m->b), *pi = gale_fd(&m->p), *rho = gale_fd(&s->rho), *u = gale_fd(&m->u);
-    double *thb = NULL;
-    GALE_ALLOC(thb, nl + 1);
-    for (int c = 0; c < nc; c++) {
-        const double lon = m->lon[c], lat = m->lat[c];
-        double *tc = th + (size_t)c * si, *pc = pi + (size_t)c * sc, *rc = rho + (size_t)c * sc;
-        double ex, ue, vn;
-        for (int k = 0; k <= nl; k++) {
-            gale_case_background(cfg, m->cs.radius, lon, lat, m->z_if[k], &thb[k], &ex, &ue, &vn);
-            tc[k] = thb[k] + gale_case_theta_perturbation(cfg, m->cs.radius, lon, lat, m->z_if[k]);
-        }
-        double t0;
-        gale_case_background(cfg, m->cs.radius, lon, lat, m->z_c[0], &t0, &pc[0], &ue, &vn);
-        for (int k = 1; k < nl; k++) pc[k] = pc[k - 1] - g * m->dzi[k] / (cp * thb[k]);
-        for (int k = 0; k < nl; k++)
-            rc[k] = p0 * pow(pc[k], 1.0 / kap) / (rd * (0.5 * (tc[k] + tc[k + 1])));
-    }
-    gale_free(thb);
-    for (int e = 0; e < ne; e++) {
-        gale_edge_geom_t eg;
-        gale_cs_edge_geom(&m->cs, m->lm.edge_gid[e], &eg);
-        double E[3], N[3], lon, lat;
-        east_north(eg.mid, E, N);
-        gale_lonlat(eg.mid, &lon, &lat);
-        const double ne_ = gale_dot3(eg.normal, E), nn = gale_dot3(eg.normal, N);
-        for (int k = 0; k < nl; k++) {
-            double t, ex, ue, vn, pu, pv;
-            gale_case_background(cfg, m->cs.radius, lon, lat, m->z_c[k], &t, &ex, &ue, &vn);
-            gale_case_wind_perturbation(cfg, lon, lat, m->z_c[k], &pu, &pv);
-            u[(size_t)e * sc + k] = (ue + pu) * ne_ + (vn + pv) * nn;
-        }
-    }
-    gale_field_t *f[4] = {&m->u, &m->b, &m->p, &s->rho};
-    for (int i = 0; i < 4; i++) GALE_CALL(gale_psy_host_wrote(m->psy, f[i], 1));
-    GALE_CALL(gale_psy_host_wrote(m->psy, &m->w, 1)); /* zero */
-    /* Pi from the equation of state, as every step leaves it */
-    return gale_psy_nl_eos(m->psy, &s->k, &s->rho, &m->b, &m->p);
-}
-
-/* ---- set-up ---- */
 
 static int fld(gale_model_t *m, gale_field_t *f, const char *name, gale_loc_t loc, int layers)
 {
     return gale_psy_field_create(m->psy, f, name, loc, layers, 8);
+}
+
+/* A bundle's own fields, one per component named in comps (u, w, theta
+ * (t), rho (d), Pi (p)), each where that component lives. */
+static int bundle_create(gale_model_t *m, gale_nl_state_t *b, const char *name, const char *comps)
+{
+    static const char letter[GALE_NL_NCOMP] = {'u', 'w', 't', 'd', 'p'};
+    static const char *const suffix[GALE_NL_NCOMP] = {"u", "w", "theta", "rho", "pi"};
+    static const gale_loc_t loc[GALE_NL_NCOMP] = {GALE_LOC_EDGE, GALE_LOC_IFACE, GALE_LOC_IFACE,
+                                                  GALE_LOC_CELL, GALE_LOC_CELL};
+    for (int c = 0; c < GALE_NL_NCOMP; c++) {
+        if (!strchr(comps, letter[c])) continue;
+        char full[24];
+        snprintf(full, sizeof full, "%s_%s", name, suffix[c]);
+        GALE_ALLOC(b->f[c], 1);
+        GALE_CALL(fld(m, b->f[c], full, loc[c], m->km.nlev));
+    }
+    return GALE_OK;
+}
+
+static void bundle_free(gale_nl_state_t *b)
+{
+    for (int c = 0; c < GALE_NL_NCOMP; c++) {
+        if (b->f[c] && b->f[c]->data) gale_psy_field_free(b->f[c]);
+        GALE_FREE(b->f[c]);
+    }
 }
 
 int gale_nl_setup(gale_model_t *m)
@@ -390,11 +64,11 @@ int gale_nl_setup(gale_model_t *m)
     const int nl = m->km.nlev, si = m->km.si, sc = m->km.sc;
     gale_knl_t *k = &s->k;
     k->cp = cfg->planet.cp, k->rd = cfg->planet.rd, k->p0 = cfg->planet.p_zero;
-    k->kap = cfg->planet.rd / cv_of(cfg), k->g = cfg->planet.gravity, k->n2r = m->km.n2;
+    k->kap = cfg->planet.rd / (cfg->planet.cp - cfg->planet.rd), k->g = cfg->planet.gravity, k->n2r = m->km.n2;
     k->ncell = gale_psy_local(m->psy, GALE_LOC_CELL), k->nedge = gale_psy_local(m->psy, GALE_LOC_EDGE);
     k->nlev = nl, k->sc = sc, k->si = si;
-    GALE_CALL(build_recon(m, s));
-    GALE_CALL(build_vorticity(m, s));
+    GALE_CALL(gale_vecinv_build(&m->cs, &m->lm, m->cell_sign, k->ncell, k->nedge,
+                                gale_psy_stencil_cells(m->psy), cfg->planet.omega, &s->geo));
     GALE_ALLOC(s->prof, GALE_NLP_N * (size_t)si);
     GALE_ALLOC(s->rd2i, si);
     GALE_ALLOC(s->rd2c, sc);
@@ -405,37 +79,38 @@ int gale_nl_setup(gale_model_t *m)
         const int kl = i > 0 ? i - 1 : 0, ku = i < nl - 1 ? i + 1 : nl - 1;
         s->rd2c[i] = ku > kl ? 1.0 / (m->z_c[ku] - m->z_c[kl]) : 0.0;
     }
-    k->prof = s->prof, k->fcor = s->fcor, k->prc = s->prc, k->nrm = s->nrm, k->tng = s->tng;
-    k->vidx = s->vidx, k->vw = s->vw, k->rd2i = s->rd2i, k->rd2c = s->rd2c;
+    k->prof = s->prof, k->fcor = s->geo.fcor, k->prc = s->geo.prc, k->nrm = s->geo.nrm;
+    k->tng = s->geo.tng, k->vidx = s->geo.vidx, k->vw = s->geo.vw, k->rd2i = s->rd2i, k->rd2c = s->rd2c;
     GALE_CALL(gale_knl_init(k));
     /* unlimited: a limiter switching on the background's extrema made
      * dcmip31's small-amplitude response 1% nonlinear (docs/nonlinear.md) */
     GALE_CALL(gale_transport_stencils(&s->tr, m, 0));
     const gale_loc_t C = GALE_LOC_CELL, I = GALE_LOC_IFACE, E = GALE_LOC_EDGE;
+    GALE_CALL(fld(m, &s->rho, "rho", C, nl));
+    s->x = (gale_nl_state_t){{&m->u, &m->w, &m->b, &s->rho, &m->p}};
+    struct { gale_nl_state_t *b; const char *name, *comps; } bl[] = {
+        {&s->xn, "nl_n", "uwtd"},      {&s->xa, "nl_a", "uwtd"},    {&s->tend, "nl_tend", "uwtd"},
+        {&s->ubar, "nl_bar", "uw"},    {&s->xo, "nl_o", "uw"},      {&s->fn, "nl_fn", "uw"},
+        {&s->fl, "nl_f", "uw"},        {&s->res, "nl_res", "uwtd"}, {&s->dwind, "nl_dwind", "uw"},
+        {&s->rhs, "nl_rhs", "uwtp"},   {&s->inc, "nl_inc", "uwtp"},
+    };
+    for (size_t i = 0; i < sizeof bl / sizeof bl[0]; i++)
+        GALE_CALL(bundle_create(m, bl[i].b, bl[i].name, bl[i].comps));
     struct { gale_field_t *f; const char *name; gale_loc_t loc; int layers; } fl[] = {
-        {&s->rho, "rho", C, nl},     {&s->un, "nl_un", E, nl},       {&s->wn, "nl_wn", I, nl},
-        {&s->thn, "nl_thn", I, nl},  {&s->rhon, "nl_rhon", C, nl},   {&s->ua, "nl_ua", E, nl},
-        {&s->wa, "nl_wa", I, nl},    {&s->tha, "nl_tha", I, nl},     {&s->rhoa, "nl_rhoa", C, nl},
-        {&s->ubar, "nl_ubar", E, nl}, {&s->wbar, "nl_wbar", I, nl},  {&s->uo, "nl_uo", E, nl},
-        {&s->wo, "nl_wo", I, nl},  {&s->f, "nl_f", E, nl},
-        {&s->fi, "nl_fi", E, nl + 1}, {&s->t1, "nl_t1", I, nl},      {&s->tu, "nl_tu", E, nl},
-        {&s->tw, "nl_tw", I, nl},    {&s->tth, "nl_tth", I, nl},     {&s->trho, "nl_trho", C, nl},
-        {&s->tq, "nl_tq", I, nl},    {&s->ue, "nl_ue", C, nl},       {&s->vn, "nl_vn", C, nl},
-        {&s->ke, "nl_ke", C, nl},    {&s->zeta, "nl_zeta", C, nl},   {&s->qabs, "nl_q", C, nl},   {&s->pgn, "nl_pgn", E, nl},
-        {&s->fvn, "nl_fvn", I, nl},  {&s->pg, "nl_pg", E, nl},       {&s->cor, "nl_cor", E, nl},
-        {&s->fv, "nl_fv", I, nl},
-        {&s->Ru, "nl_Ru", E, nl},    {&s->Rw, "nl_Rw", I, nl},       {&s->Rth, "nl_Rth", I, nl},
-        {&s->Rrho, "nl_Rrho", C, nl}, {&s->ru, "nl_ru", E, nl},      {&s->rw, "nl_rw", I, nl},
-        {&s->rb, "nl_rb", I, nl},    {&s->rp, "nl_rp", C, nl},       {&s->du, "nl_du", E, nl},
-        {&s->dw, "nl_dw", I, nl},    {&s->db, "nl_db", I, nl},       {&s->dp, "nl_dp", C, nl},
+        {&s->resu_w, "nl_resu_w", E, nl}, {&s->vflux, "nl_vflux", E, nl},
+        {&s->vflux_i, "nl_vflux_i", E, nl + 1}, {&s->divi, "nl_divi", I, nl},
+        {&s->tq, "nl_tq", I, nl},        {&s->ue, "nl_ue", C, nl},     {&s->vn, "nl_vn", C, nl},
+        {&s->ke, "nl_ke", C, nl},        {&s->zeta, "nl_zeta", C, nl}, {&s->qabs, "nl_q", C, nl},
+        {&s->cor, "nl_cor", E, nl},      {&s->gridu, "nl_gridu", E, nl},
+        {&s->gridu2, "nl_gridu2", E, nl}, {&s->gridm, "nl_gridm", E, nl},
         {&s->be, "nl_energy", C, 2 * sc}, {&s->bent, "nl_entropy", C, nl}, {&s->bps, "nl_ps", C, 1},
         {&s->bps0, "nl_ps0", C, 1}, {&s->bdps, "nl_dps", C, 1},    {&s->one, "nl_one", C, nl},
         {&s->one2, "nl_one2", C, 2 * sc},
     };
     for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
         GALE_CALL(fld(m, fl[i].f, fl[i].name, fl[i].loc, fl[i].layers));
-    GALE_CALL(initial_state(m, s));
-    GALE_CALL(set_reference(m, s));
+    GALE_CALL(gale_case_initial_state(m));
+    GALE_CALL(gale_nl_reference(m));
     /* per step, so that it scales with the grid as the wind's own rate u / dx does (dt ~ dx) */
     s->grid_rate = cfg->dynamics.grid_damping / m->dt;
     s->next_reset = cfg->timestepping.reference_reset_time > 0 ? cfg->timestepping.reference_reset_time
@@ -451,236 +126,19 @@ void gale_nl_free(gale_model_t *m)
 {
     gale_nl_t *s = m->nl;
     if (!s) return;
-    gale_field_t *f[] = {&s->rho, &s->un, &s->wn, &s->thn, &s->rhon, &s->ua, &s->wa, &s->tha,
-                         &s->rhoa, &s->ubar, &s->wbar, &s->uo, &s->wo, &s->f, &s->fi, &s->t1, &s->tu, &s->tw,
-                         &s->tth, &s->trho, &s->tq, &s->ue, &s->vn, &s->ke, &s->zeta, &s->qabs, &s->pgn,
-                         &s->fvn, &s->pg, &s->fv, &s->cor, &s->Ru, &s->Rw, &s->Rth, &s->Rrho, &s->ru,
-                         &s->rw, &s->rb, &s->rp, &s->du, &s->dw, &s->db, &s->dp,
-                         &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2};
+    gale_nl_state_t *bl[] = {&s->xn, &s->xa, &s->tend, &s->ubar, &s->xo, &s->fn, &s->fl, &s->res,
+                             &s->dwind, &s->rhs, &s->inc};
+    for (size_t i = 0; i < sizeof bl / sizeof bl[0]; i++) bundle_free(bl[i]);
+    gale_field_t *f[] = {&s->rho, &s->resu_w, &s->vflux, &s->vflux_i, &s->divi, &s->tq, &s->ue,
+                         &s->vn, &s->ke, &s->zeta, &s->qabs, &s->cor, &s->gridu, &s->gridu2,
+                         &s->gridm, &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (f[i]->data) gale_psy_field_free(f[i]);
     gale_transport_free(&s->tr);
     gale_knl_finalize(&s->k);
-    void *a[] = {s->prof, s->fcor, s->prc, s->nrm, s->tng, s->vw, s->rd2i, s->rd2c, s->vidx, s->thref,
-                 s->piref, s->hist, s->wl, s->wl_int, s->wl_kin};
+    gale_vecinv_free(&s->geo);
+    void *a[] = {s->prof, s->rd2i, s->rd2c, s->thref, s->piref, s->hist, s->wl, s->wl_int, s->wl_kin};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);
     gale_free(s);
     m->nl = NULL;
-}
-
-/* ---- the step ---- */
-
-/* The transport tendencies of the latest stage values (ua, wa, tha, rhoa):
- * rho in flux form, theta and w in advective form (flux form less q div),
- * u by its vertical advection; the horizontal vector-invariant terms are
- * the time-centred forcing's, weak (docs/nonlinear.md). */
-static int tendencies(gale_model_t *m, gale_nl_t *s)
-{
-    gale_psy_t *psy = m->psy;
-    gale_transport_t *t = &s->tr;
-    const gale_ktr_t *k = &t->ktr;
-    GALE_CALL(gale_psy_tr_faces(psy, k, &s->rhoa, &t->qf));
-    GALE_CALL(gale_psy_tr_hflux(psy, k, &s->f, &t->qf, &t->fq));
-    GALE_CALL(gale_psy_tr_vflux(psy, k, &s->rhoa, &s->wbar, &t->wq));
-    GALE_CALL(gale_psy_tr_tend(psy, k, &t->fq, &t->wq, &s->trho));
-    gale_field_t *q[2] = {&s->tha, &s->wa}, *out[2] = {&s->tth, &s->tw};
-    for (int i = 0; i < 2; i++) {
-        GALE_CALL(gale_psy_tr_faces(psy, k, q[i], &t->qf));
-        GALE_CALL(gale_psy_tr_hflux(psy, k, &s->fi, &t->qf, &t->fqi));
-        GALE_CALL(gale_psy_tr_tend(psy, k, &t->fqi, NULL, &s->tq));
-        GALE_CALL(gale_psy_nl_advi(psy, &s->k, q[i], &s->tq, &s->t1, &s->wbar, out[i]));
-    }
-    GALE_CALL(gale_psy_nl_recon(psy, &s->k, &s->ua, &s->ue, &s->vn, &s->ke));
-    GALE_CALL(gale_psy_nl_mom(psy, &s->k, &s->ue, &s->vn, &s->wbar, &s->tu));
-    return GALE_OK;
-}
-
-/* SSP-RK3 (Shu & Osher) of the four transported fields from time level n
- * over dt with the advecting wind fixed: x = a x^n + (1 - a) (x + dt L(x)). */
-static int transport(gale_model_t *m, gale_nl_t *s, double dt)
-{
-    static const double a[3] = {0.0, 0.75, 1.0 / 3.0};
-    gale_psy_t *psy = m->psy;
-    gale_field_t *x[4] = {&s->ua, &s->wa, &s->tha, &s->rhoa};
-    gale_field_t *x0[4] = {&s->un, &s->wn, &s->thn, &s->rhon};
-    gale_field_t *tn[4] = {&s->tu, &s->tw, &s->tth, &s->trho};
-    for (int i = 0; i < 4; i++) GALE_CALL(gale_psy_copy(psy, x[i], x0[i]));
-    for (int st = 0; st < 3; st++) {
-        /* weights that sum to exactly 1 (1 - b is exact), as the transport's */
-        const double b = 1.0 - a[st], aa = 1.0 - b;
-        GALE_CALL(tendencies(m, s));
-        for (int i = 0; i < 4; i++) {
-            GALE_CALL(gale_psy_axpby(psy, x[i], 1.0, x[i], dt, tn[i]));
-            GALE_CALL(gale_psy_axpby(psy, x[i], aa, x0[i], b, x[i]));
-        }
-    }
-    return GALE_OK;
-}
-
-/* The forcing of the state (u, theta = m->b, Pi = m->p), weak: the
- * pressure and kinetic-energy gradients less the vorticity force (absolute
- * vorticity) into pg; the vertical forcing into fv. */
-static int forcing(gale_model_t *m, gale_nl_t *s, gale_field_t *pg, gale_field_t *fv)
-{
-    gale_psy_t *psy = m->psy;
-    /* the budget at the end of the last step reconstructed this u already */
-    if (!s->recon_fresh) {
-        GALE_CALL(gale_psy_nl_recon(psy, &s->k, &m->u, &s->ue, &s->vn, &s->ke));
-        GALE_CALL(gale_psy_nl_vort(psy, &s->k, &s->ue, &s->vn, &s->zeta));
-    }
-    s->recon_fresh = 0; /* the filter below and the transport overwrite them */
-    GALE_CALL(gale_psy_tr_faces(psy, &s->tr.ktr, &s->zeta, &s->tr.qf));
-    GALE_CALL(gale_psy_nl_apvm(psy, &s->k, 0.5 * m->dt, &s->zeta, &s->tr.qf, &m->u, &s->qabs));
-    GALE_CALL(gale_psy_nl_corw(psy, &s->k, &s->ue, &s->vn, &s->qabs, &s->cor));
-    GALE_CALL(gale_psy_nl_pgrad(psy, &s->k, &m->b, &m->p, &s->ke, pg));
-    GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, -1.0, &s->cor));
-    /* the grid-mode filter, -rate M_u (I - NP)^2 u; du, ue, vn, ke, cor, Ru are
-     * its scratch: every later reader of them recomputes them first */
-    if (s->grid_rate > 0.0) {
-        GALE_CALL(gale_psy_nl_grid(psy, &s->k, &m->u, &s->ue, &s->vn, &s->du));
-        GALE_CALL(gale_psy_nl_recon(psy, &s->k, &s->du, &s->ue, &s->vn, &s->ke));
-        GALE_CALL(gale_psy_nl_grid(psy, &s->k, &s->du, &s->ue, &s->vn, &s->cor));
-        GALE_CALL(gale_psy_mix_u(psy, 1.0, 0.0, &s->cor, NULL, &s->Ru));
-        GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, s->grid_rate, &s->Ru));
-    }
-    return gale_psy_nl_vforce(psy, &s->k, &m->b, &m->p, fv);
-}
-
-/* The residuals of the latest estimate against the transported values and
- * the time-centred forcing, as the mixed system's right-hand side. The first
- * estimate of a step is the step's start state (the transport moves copies
- * of it): its Pi and forcing are the start's, bit for bit, and are reused. */
-static int residual(gale_model_t *m, gale_nl_t *s, int first)
-{
-    gale_psy_t *psy = m->psy;
-    const double dt = m->dt, al = m->cfg.timestepping.alpha;
-    gale_field_t *pg = &s->pgn, *fv = &s->fvn;
-    if (!first) {
-        pg = &s->pg, fv = &s->fv;
-        GALE_CALL(gale_psy_nl_eos(psy, &s->k, &s->rho, &m->b, &m->p));
-        GALE_CALL(forcing(m, s, pg, fv));
-    }
-    /* Ru = M_u (u - ua) + dt (alpha pg + (1 - alpha) pg^n), weak; pg holds the
-     * pressure and K gradients less the vorticity force */
-    GALE_CALL(gale_psy_axpby(psy, &s->du, 1.0, &m->u, -1.0, &s->ua));
-    GALE_CALL(gale_psy_mix_u(psy, 1.0, 0.0, &s->du, NULL, &s->Ru));
-    GALE_CALL(gale_psy_axpby(psy, &s->Ru, 1.0, &s->Ru, dt * al, pg));
-    GALE_CALL(gale_psy_axpby(psy, &s->ru, -1.0, &s->Ru, -dt * (1.0 - al), &s->pgn));
-    /* Rw = (w - wa) + dt (alpha fv + (1 - alpha) fv^n) */
-    GALE_CALL(gale_psy_axpby(psy, &s->Rw, 1.0, &m->w, -1.0, &s->wa));
-    GALE_CALL(gale_psy_axpby(psy, &s->Rw, 1.0, &s->Rw, dt * al, fv));
-    GALE_CALL(gale_psy_axpby(psy, &s->Rw, 1.0, &s->Rw, dt * (1.0 - al), &s->fvn));
-    GALE_CALL(gale_psy_axpby(psy, &s->Rth, 1.0, &m->b, -1.0, &s->tha));
-    GALE_CALL(gale_psy_axpby(psy, &s->Rrho, 1.0, &s->rho, -1.0, &s->rhoa));
-    /* the transport's linear response to the wind's change since it ran */
-    GALE_CALL(gale_psy_axpby(psy, &s->du, 1.0, &m->u, -1.0, &s->uo));
-    GALE_CALL(gale_psy_axpby(psy, &s->dw, 1.0, &m->w, -1.0, &s->wo));
-    GALE_CALL(gale_psy_nl_tlin(psy, &s->k, m->cfg.timestepping.alpha * dt, &s->du, &s->dw,
-                               &s->Rth, &s->Rrho));
-    return gale_psy_nl_rhs(psy, &s->k, &s->Rw, &s->Rth, &s->Rrho, &s->rw, &s->rb, &s->rp);
-}
-
-int gale_nl_step(gale_model_t *m)
-{
-    gale_nl_t *s = m->nl;
-    gale_psy_t *psy = m->psy;
-    const gale_config_t *cfg = &m->cfg;
-    const double dt = m->dt, tau = cfg->timestepping.alpha * dt;
-    if (m->time >= s->next_reset) { /* LFRic's reference_reset_time */
-        GALE_CALL(set_reference(m, s));
-        while (s->next_reset <= m->time) s->next_reset += cfg->timestepping.reference_reset_time;
-    }
-    gale_field_t *now[4] = {&m->u, &m->w, &m->b, &s->rho}, *old[4] = {&s->un, &s->wn, &s->thn, &s->rhon};
-    for (int i = 0; i < 4; i++) GALE_CALL(gale_psy_copy(psy, old[i], now[i]));
-    GALE_CALL(forcing(m, s, &s->pgn, &s->fvn));
-    gale_field_t *r[4] = {&s->ru, &s->rw, &s->rb, &s->rp}, *x[4] = {&s->du, &s->dw, &s->db, &s->dp};
-    for (int o = 0; o < cfg->timestepping.outer_iterations; o++) {
-        /* the latest estimate of the time-centred wind, and its fluxes */
-        GALE_CALL(gale_psy_axpby(psy, &s->ubar, 0.5, &s->un, 0.5, &m->u));
-        GALE_CALL(gale_psy_axpby(psy, &s->wbar, 0.5, &s->wn, 0.5, &m->w));
-        GALE_CALL(gale_psy_nl_fluxes(psy, &s->k, &s->ubar, &s->f, &s->fi));
-        GALE_CALL(gale_psy_tr_tend(psy, &s->tr.ktr, &s->fi, NULL, &s->t1));
-        GALE_CALL(transport(m, s, dt));
-        GALE_CALL(gale_psy_copy(psy, &s->uo, &m->u));
-        GALE_CALL(gale_psy_copy(psy, &s->wo, &m->w));
-        for (int i = 0; i < cfg->timestepping.inner_iterations; i++) {
-            GALE_CALL(residual(m, s, o == 0 && i == 0));
-            for (int j = 0; j < 4; j++) GALE_CALL(gale_psy_axpby(psy, x[j], 0.0, r[j], 0.0, r[j]));
-            GALE_CALL(gale_mixed_solve(m->mixed, r, x));
-            GALE_CALL(gale_psy_axpby(psy, &m->u, 1.0, &m->u, 1.0, &s->du));
-            GALE_CALL(gale_psy_nl_update(psy, &s->k, tau, &s->du, &s->dw, &s->db, &s->Rth,
-                                         &s->Rrho, &m->w, &m->b, &s->rho));
-        }
-    }
-    return gale_psy_nl_eos(psy, &s->k, &s->rho, &m->b, &m->p);
-}
-
-/* ---- budgets ---- */
-
-void gale_nl_record(gale_model_t *m)
-{
-    gale_nl_t *s = m->nl;
-    if (m->step < 0 || m->step > m->steps) return;
-    double *h = s->hist + GALE_NL_NHIST * (size_t)m->step;
-    h[0] = s->b.mass, h[1] = s->b.energy, h[2] = s->b.entropy, h[3] = s->b.ps_min;
-    h[4] = s->b.max_grid;
-}
-
-/* Device-resident: the densities from one kernel, then one reproducible
- * global sum, a min/max and a max |.| -- no field comes to the host. */
-int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
-{
-    gale_nl_t *s = m->nl;
-    gale_psy_t *psy = m->psy;
-    const int nl = m->km.nlev;
-    if (!s->wl) { /* the weights (kept: the offload layer copies them once) and the ones */
-        const double g = m->cfg.planet.gravity;
-        /* three arrays: the offload layer maps each weight by itself */
-        const int sc = m->km.sc;
-        GALE_ALLOC(s->wl, nl);
-        GALE_ALLOC(s->wl_int, 2 * (size_t)sc);
-        GALE_ALLOC(s->wl_kin, 2 * (size_t)sc);
-        for (int k = 0; k < nl; k++) {
-            s->wl[k] = g * m->z_c[k] * m->dz[k]; /* potential */
-            s->wl_int[k] = m->dz[k];             /* internal: e's first half */
-            s->wl_kin[sc + k] = m->dz[k];        /* kinetic: e's second half */
-        }
-        gale_field_t *one[2] = {&s->one, &s->one2};
-        for (int i = 0; i < 2; i++) {
-            double *o = gale_fd(one[i]);
-            for (size_t j = 0; j < (size_t)one[i]->n * one[i]->stride; j++) o[j] = 1.0;
-            GALE_CALL(gale_psy_host_wrote(psy, one[i], 1));
-        }
-    }
-    /* also the next step's first forcing's (recon_fresh), and the output's */
-    GALE_CALL(gale_psy_nl_recon(psy, &s->k, &m->u, &s->ue, &s->vn, &s->ke));
-    GALE_CALL(gale_psy_nl_vort(psy, &s->k, &s->ue, &s->vn, &s->zeta));
-    GALE_CALL(gale_psy_nl_budget(psy, &s->k, &s->rho, &m->b, &m->p, &m->w, &s->ke, &s->be,
-                                 &s->bent, &s->bps));
-    const int first = !s->have_ps0;
-    if (first) {
-        GALE_CALL(gale_psy_copy(psy, &s->bps0, &s->bps));
-        s->have_ps0 = 1;
-    }
-    GALE_CALL(gale_psy_axpby(psy, &s->bdps, 1.0, &s->bps, -1.0, &s->bps0));
-    GALE_CALL(gale_psy_nl_grid(psy, &s->k, &m->u, &s->ue, &s->vn, &s->du)); /* du is free between steps */
-    gale_psy_sum_t sum;
-    gale_psy_sum_init(&sum);
-    gale_psy_sum_dot(&sum, &s->rho, &s->one, m->area, m->dz);
-    gale_psy_sum_dot(&sum, &s->be, &s->one2, m->area, s->wl_kin);
-    gale_psy_sum_dot(&sum, &s->be, &s->one2, m->area, s->wl_int);
-    gale_psy_sum_dot(&sum, &s->rho, &s->one, m->area, s->wl);
-    gale_psy_sum_dot(&sum, &s->bent, &s->one, m->area, m->dz);
-    double v[5], mx[3];
-    GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, v));
-    GALE_CALL(gale_psy_minmax(psy, &s->bps, &b->ps_min, &b->ps_max));
-    const gale_field_t *f[3] = {&s->vn, &s->bdps, &s->du};
-    int64_t gid[3];
-    int lev[3];
-    GALE_CALL(gale_psy_check_finite(psy, 3, f, mx, gid, lev));
-    b->mass = v[0], b->kinetic = v[1], b->internal = v[2], b->potential = v[3], b->entropy = v[4];
-    b->energy = (v[1] + v[2]) + v[3];
-    b->max_v = mx[0], b->max_dps = mx[1], b->max_grid = mx[2];
-    s->recon_fresh = 1; /* ue, vn, ke and zeta are u's now */
-    return GALE_OK;
 }

@@ -1,0 +1,74 @@
+/* The nonlinear core's budgets (docs/nonlinear.md, "The code"): mass,
+ * energy, entropy, surface pressure, the grid mode, per step. */
+#include "gale_nonlinear.h"
+
+#include "gale_base.h"
+#include "gale_model.h"
+
+void gale_nl_record(gale_model_t *m)
+{
+    gale_nl_t *s = m->nl;
+    if (m->step < 0 || m->step > m->steps) return;
+    double *h = s->hist + GALE_NL_NHIST * (size_t)m->step;
+    h[0] = s->b.mass, h[1] = s->b.energy, h[2] = s->b.entropy, h[3] = s->b.ps_min;
+    h[4] = s->b.max_grid;
+}
+
+/* Device-resident: the densities from one kernel, then one reproducible
+ * global sum, a min/max and a max |.| -- no field comes to the host. */
+int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
+{
+    gale_nl_t *s = m->nl;
+    gale_psy_t *psy = m->psy;
+    const int nl = m->km.nlev;
+    if (!s->wl) { /* the weights (kept: the offload layer copies them once) and the ones */
+        const double g = m->cfg.planet.gravity;
+        /* three arrays: the offload layer maps each weight by itself */
+        const int sc = m->km.sc;
+        GALE_ALLOC(s->wl, nl);
+        GALE_ALLOC(s->wl_int, 2 * (size_t)sc);
+        GALE_ALLOC(s->wl_kin, 2 * (size_t)sc);
+        for (int k = 0; k < nl; k++) {
+            s->wl[k] = g * m->z_c[k] * m->dz[k]; /* potential */
+            s->wl_int[k] = m->dz[k];             /* internal: e's first half */
+            s->wl_kin[sc + k] = m->dz[k];        /* kinetic: e's second half */
+        }
+        gale_field_t *one[2] = {&s->one, &s->one2};
+        for (int i = 0; i < 2; i++) {
+            double *o = gale_fd(one[i]);
+            for (size_t j = 0; j < (size_t)one[i]->n * one[i]->stride; j++) o[j] = 1.0;
+            GALE_CALL(gale_psy_host_wrote(psy, one[i], 1));
+        }
+    }
+    /* also the next step's first forcing's (recon_fresh), and the output's */
+    GALE_CALL(gale_psy_nl_recon(psy, &s->k, &m->u, &s->ue, &s->vn, &s->ke));
+    GALE_CALL(gale_psy_nl_vort(psy, &s->k, &s->ue, &s->vn, &s->zeta));
+    GALE_CALL(gale_psy_nl_budget(psy, &s->k, &s->rho, &m->b, &m->p, &m->w, &s->ke, &s->be,
+                                 &s->bent, &s->bps));
+    const int first = !s->have_ps0;
+    if (first) {
+        GALE_CALL(gale_psy_copy(psy, &s->bps0, &s->bps));
+        s->have_ps0 = 1;
+    }
+    GALE_CALL(gale_psy_axpby(psy, &s->bdps, 1.0, &s->bps, -1.0, &s->bps0));
+    GALE_CALL(gale_psy_nl_grid(psy, &s->k, &m->u, &s->ue, &s->vn, &s->gridu));
+    gale_psy_sum_t sum;
+    gale_psy_sum_init(&sum);
+    gale_psy_sum_dot(&sum, &s->rho, &s->one, m->area, m->dz);
+    gale_psy_sum_dot(&sum, &s->be, &s->one2, m->area, s->wl_kin);
+    gale_psy_sum_dot(&sum, &s->be, &s->one2, m->area, s->wl_int);
+    gale_psy_sum_dot(&sum, &s->rho, &s->one, m->area, s->wl);
+    gale_psy_sum_dot(&sum, &s->bent, &s->one, m->area, m->dz);
+    double v[5], mx[3];
+    GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, v));
+    GALE_CALL(gale_psy_minmax(psy, &s->bps, &b->ps_min, &b->ps_max));
+    const gale_field_t *f[3] = {&s->vn, &s->bdps, &s->gridu};
+    int64_t gid[3];
+    int lev[3];
+    GALE_CALL(gale_psy_check_finite(psy, 3, f, mx, gid, lev));
+    b->mass = v[0], b->kinetic = v[1], b->internal = v[2], b->potential = v[3], b->entropy = v[4];
+    b->energy = (v[1] + v[2]) + v[3];
+    b->max_v = mx[0], b->max_dps = mx[1], b->max_grid = mx[2];
+    s->recon_fresh = 1; /* ue, vn, ke and zeta are u's now */
+    return GALE_OK;
+}

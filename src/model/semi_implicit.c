@@ -1,0 +1,185 @@
+/* The nonlinear core's iterated semi-implicit step (docs/nonlinear.md,
+ * "The step" and "The code"), over bundles of the state's components (gale_nl_state_t). */
+#include "gale_nonlinear.h"
+
+#include "gale_base.h"
+#include "gale_model.h"
+
+enum { U = GALE_NL_U, W = GALE_NL_W, T = GALE_NL_T, D = GALE_NL_D, P = GALE_NL_P };
+
+/* ---- bundle operations: one launch per component y has, in component order ---- */
+
+/* y = x */
+static int bundle_copy(gale_psy_t *psy, const gale_nl_state_t *y, const gale_nl_state_t *x)
+{
+    for (int c = 0; c < GALE_NL_NCOMP; c++)
+        if (y->f[c]) GALE_CALL(gale_psy_copy(psy, y->f[c], x->f[c]));
+    return GALE_OK;
+}
+
+/* z = a x + b y (GungHo's bundle_axpy, with both weights) */
+static int bundle_axpby(gale_psy_t *psy, const gale_nl_state_t *z, double a, const gale_nl_state_t *x,
+                        double b, const gale_nl_state_t *y)
+{
+    for (int c = 0; c < GALE_NL_NCOMP; c++)
+        if (z->f[c]) GALE_CALL(gale_psy_axpby(psy, z->f[c], a, x->f[c], b, y->f[c]));
+    return GALE_OK;
+}
+
+/* ---- transport ---- */
+
+/* The transport tendencies of the advected state's latest stage: rho in
+ * flux form, theta and w in advective form (flux form less q div), u by its
+ * vertical advection; the horizontal vector-invariant terms are the
+ * time-centred forcing's, weak (docs/nonlinear.md). */
+static int tendencies(gale_model_t *m, gale_nl_t *s)
+{
+    gale_psy_t *psy = m->psy;
+    gale_transport_t *t = &s->tr;
+    const gale_ktr_t *k = &t->ktr;
+    gale_field_t *const *xa = s->xa.f, *const *tend = s->tend.f, *wbar = s->ubar.f[W];
+    GALE_CALL(gale_psy_tr_faces(psy, k, xa[D], &t->qf));
+    GALE_CALL(gale_psy_tr_hflux(psy, k, &s->vflux, &t->qf, &t->fq));
+    GALE_CALL(gale_psy_tr_vflux(psy, k, xa[D], wbar, &t->wq));
+    GALE_CALL(gale_psy_tr_tend(psy, k, &t->fq, &t->wq, tend[D]));
+    /* theta, then w: qf, fqi and tq are each one's flux-form work, used at once */
+    const int q[2] = {T, W};
+    for (int i = 0; i < 2; i++) {
+        GALE_CALL(gale_psy_tr_faces(psy, k, xa[q[i]], &t->qf));
+        GALE_CALL(gale_psy_tr_hflux(psy, k, &s->vflux_i, &t->qf, &t->fqi));
+        GALE_CALL(gale_psy_tr_tend(psy, k, &t->fqi, NULL, &s->tq));
+        GALE_CALL(gale_psy_nl_advi(psy, &s->k, xa[q[i]], &s->tq, &s->divi, wbar, tend[q[i]]));
+    }
+    GALE_CALL(gale_psy_nl_recon(psy, &s->k, xa[U], &s->ue, &s->vn, &s->ke));
+    GALE_CALL(gale_psy_nl_mom(psy, &s->k, &s->ue, &s->vn, wbar, tend[U]));
+    return GALE_OK;
+}
+
+/* SSP-RK3 (Shu & Osher) of the state at time level n into the advected
+ * state over dt with the advecting wind fixed: xa = a x^n + (1 - a) (xa +
+ * dt L(xa)). */
+static int transport(gale_model_t *m, gale_nl_t *s, double dt)
+{
+    static const double a[3] = {0.0, 0.75, 1.0 / 3.0};
+    gale_psy_t *psy = m->psy;
+    GALE_CALL(bundle_copy(psy, &s->xa, &s->xn));
+    for (int st = 0; st < 3; st++) {
+        /* weights that sum to exactly 1 (1 - b is exact), as the transport's */
+        const double b = 1.0 - a[st], aa = 1.0 - b;
+        GALE_CALL(tendencies(m, s));
+        GALE_CALL(bundle_axpby(psy, &s->xa, 1.0, &s->xa, dt, &s->tend));
+        GALE_CALL(bundle_axpby(psy, &s->xa, aa, &s->xn, b, &s->xa));
+    }
+    return GALE_OK;
+}
+
+/* ---- the forcing and the residual ---- */
+
+/* The forcing F of the state (u, theta, Pi), weak in u: the pressure and
+ * kinetic-energy gradients less the vorticity force (absolute vorticity),
+ * and the grid-mode filter; the vertical forcing in w. */
+static int forcing(gale_model_t *m, gale_nl_t *s, const gale_nl_state_t *F)
+{
+    gale_psy_t *psy = m->psy;
+    gale_field_t *const *x = s->x.f, *pg = F->f[U];
+    /* the budget at the end of the last step reconstructed this u already */
+    if (!s->recon_fresh) {
+        GALE_CALL(gale_psy_nl_recon(psy, &s->k, x[U], &s->ue, &s->vn, &s->ke));
+        GALE_CALL(gale_psy_nl_vort(psy, &s->k, &s->ue, &s->vn, &s->zeta));
+    }
+    s->recon_fresh = 0; /* the filter below and the transport reconstruct other winds */
+    GALE_CALL(gale_psy_tr_faces(psy, &s->tr.ktr, &s->zeta, &s->tr.qf));
+    GALE_CALL(gale_psy_nl_apvm(psy, &s->k, 0.5 * m->dt, &s->zeta, &s->tr.qf, x[U], &s->qabs));
+    GALE_CALL(gale_psy_nl_corw(psy, &s->k, &s->ue, &s->vn, &s->qabs, &s->cor));
+    GALE_CALL(gale_psy_nl_pgrad(psy, &s->k, x[T], x[P], &s->ke, pg));
+    GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, -1.0, &s->cor));
+    /* the grid-mode filter, -rate M_u (I - NP)^2 u. ue, vn and ke are the
+     * cell reconstruction's work fields, of whichever wind was reconstructed
+     * last (three fields per level saved): here (I - NP) u's */
+    if (s->grid_rate > 0.0) {
+        GALE_CALL(gale_psy_nl_grid(psy, &s->k, x[U], &s->ue, &s->vn, &s->gridu));
+        GALE_CALL(gale_psy_nl_recon(psy, &s->k, &s->gridu, &s->ue, &s->vn, &s->ke));
+        GALE_CALL(gale_psy_nl_grid(psy, &s->k, &s->gridu, &s->ue, &s->vn, &s->gridu2));
+        GALE_CALL(gale_psy_mix_u(psy, 1.0, 0.0, &s->gridu2, NULL, &s->gridm));
+        GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, s->grid_rate, &s->gridm));
+    }
+    return gale_psy_nl_vforce(psy, &s->k, x[T], x[P], F->f[W]);
+}
+
+/* The residual of the latest estimate against the advected state and the
+ * time-centred forcing, as the mixed system's right-hand side. The first
+ * estimate of a step is the step's start state (the transport moves copies
+ * of it): its Pi and forcing are the start's, bit for bit, and are reused. */
+static int residual(gale_model_t *m, gale_nl_t *s, int first)
+{
+    gale_psy_t *psy = m->psy;
+    const double dt = m->dt, al = m->cfg.timestepping.alpha;
+    const gale_nl_state_t *F = &s->fn;
+    if (!first) {
+        F = &s->fl;
+        GALE_CALL(gale_psy_nl_eos(psy, &s->k, s->x.f[D], s->x.f[T], s->x.f[P]));
+        GALE_CALL(forcing(m, s, F));
+    }
+    gale_field_t *const *R = s->res.f, *const *Fn = s->fn.f;
+    GALE_CALL(bundle_axpby(psy, &s->res, 1.0, &s->x, -1.0, &s->xa)); /* R = x - xa */
+    /* u's, weak: M_u R_u + dt (alpha F + (1 - alpha) F^n), the right-hand side's sign */
+    GALE_CALL(gale_psy_mix_u(psy, 1.0, 0.0, R[U], NULL, &s->resu_w));
+    GALE_CALL(gale_psy_axpby(psy, &s->resu_w, 1.0, &s->resu_w, dt * al, F->f[U]));
+    GALE_CALL(gale_psy_axpby(psy, s->rhs.f[U], -1.0, &s->resu_w, -dt * (1.0 - al), Fn[U]));
+    /* w's: R_w + dt (alpha F + (1 - alpha) F^n) */
+    GALE_CALL(gale_psy_axpby(psy, R[W], 1.0, R[W], dt * al, F->f[W]));
+    GALE_CALL(gale_psy_axpby(psy, R[W], 1.0, R[W], dt * (1.0 - al), Fn[W]));
+    /* theta's and rho's: the transport's linear response to the wind's change since it ran */
+    GALE_CALL(bundle_axpby(psy, &s->dwind, 1.0, &s->x, -1.0, &s->xo));
+    GALE_CALL(gale_psy_nl_tlin(psy, &s->k, al * dt, s->dwind.f[U], s->dwind.f[W], R[T], R[D]));
+    return gale_psy_nl_rhs(psy, &s->k, R[W], R[T], R[D], s->rhs.f[W], s->rhs.f[T], s->rhs.f[P]);
+}
+
+/* ---- the step ---- */
+
+/* The mixed solve of inc from rhs (u, w, theta, Pi), from a zero first guess. */
+static int solve(gale_model_t *m, gale_nl_t *s)
+{
+    gale_field_t *const *r = s->rhs.f, *const *x = s->inc.f;
+    GALE_CALL(bundle_axpby(m->psy, &s->inc, 0.0, &s->rhs, 0.0, &s->rhs));
+    gale_field_t *rm[4] = {r[U], r[W], r[T], r[P]}, *xm[4] = {x[U], x[W], x[T], x[P]};
+    return gale_mixed_solve(m->mixed, rm, xm);
+}
+
+/* x += inc: u directly; w, theta and rho through the rows the mixed system
+ * eliminated (gale_knl.h), from the increments and the residuals. */
+static int increment(gale_model_t *m, gale_nl_t *s)
+{
+    gale_field_t *const *x = s->x.f, *const *dx = s->inc.f, *const *R = s->res.f;
+    GALE_CALL(gale_psy_axpby(m->psy, x[U], 1.0, x[U], 1.0, dx[U]));
+    return gale_psy_nl_update(m->psy, &s->k, m->cfg.timestepping.alpha * m->dt, dx[U], dx[W], dx[T],
+                              R[T], R[D], x[W], x[T], x[D]);
+}
+
+int gale_nl_step(gale_model_t *m)
+{
+    gale_nl_t *s = m->nl;
+    gale_psy_t *psy = m->psy;
+    const gale_config_t *cfg = &m->cfg;
+    if (m->time >= s->next_reset) { /* LFRic's reference_reset_time */
+        GALE_CALL(gale_nl_reference(m));
+        while (s->next_reset <= m->time) s->next_reset += cfg->timestepping.reference_reset_time;
+    }
+    /* the state at time level n and its forcing */
+    GALE_CALL(bundle_copy(psy, &s->xn, &s->x));
+    GALE_CALL(forcing(m, s, &s->fn));
+    for (int o = 0; o < cfg->timestepping.outer_iterations; o++) {
+        /* transport of x^n with the latest estimate of the time-centred wind */
+        GALE_CALL(bundle_axpby(psy, &s->ubar, 0.5, &s->xn, 0.5, &s->x));
+        GALE_CALL(gale_psy_nl_fluxes(psy, &s->k, s->ubar.f[U], &s->vflux, &s->vflux_i));
+        GALE_CALL(gale_psy_tr_tend(psy, &s->tr.ktr, &s->vflux_i, NULL, &s->divi));
+        GALE_CALL(transport(m, s, m->dt));
+        GALE_CALL(bundle_copy(psy, &s->xo, &s->x)); /* the wind it saw */
+        for (int i = 0; i < cfg->timestepping.inner_iterations; i++) {
+            GALE_CALL(residual(m, s, o == 0 && i == 0));
+            GALE_CALL(solve(m, s));
+            GALE_CALL(increment(m, s));
+        }
+    }
+    return gale_psy_nl_eos(psy, &s->k, s->x.f[D], s->x.f[T], s->x.f[P]);
+}
