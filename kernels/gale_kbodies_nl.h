@@ -12,7 +12,14 @@
 
 #include <math.h>
 
-#define GALE_NLP(nk, km, row) ((nk)->prof + (size_t)(row) * (km)->si)
+/* Column c's row of the reference coefficients (gale_knl.h) */
+#define GALE_NLP(nk, km, row, c) ((nk)->prof + (size_t)(c) * (nk)->pstride + (size_t)(row) * (km)->si)
+
+/* The integrated horizontal mass flux divergence of cell c, level k: rho*
+ * on each edge (nk->rhoe, the mean of its two columns') times the volume flux. */
+#define GALE_KB_RHFLUX(f, r, u, k)                                                         \
+    (f[0] * (r[0][k] * u[0][k]) + f[1] * (r[1][k] * u[1][k]) + f[2] * (r[2][k] * u[2][k]) + \
+     f[3] * (r[3][k] * u[3][k]))
 
 /* Pi = (rd rho theta_c / p0)^kap, theta_c the mean of the layer's interfaces.
  * No GALE_SIMD: a vector pow is another function, and the bits must not
@@ -66,19 +73,23 @@ static inline void gale_kb_nl_vforce(const gale_kmesh_t *km, const gale_knl_t *n
 
 /* The mixed system's right-hand side from the residuals: rw = -M_w Rw,
  * rb = -M_w (g / (theta* N2r)) Rtheta, rp = -V (Rrho / rho*_c + (Rtheta_k +
- * Rtheta_{k+1}) / (2 theta*_c)) -- the density row divided by rho*_c with
- * the equation of state's theta part (docs/nonlinear.md). */
+ * Rtheta_{k+1}) / (2 theta*_c) + (Pi - Pi_eos) / (kap Pi*)) -- the density
+ * row divided by rho*_c with the equation of state's, whose residual is
+ * Pi's distance from the equation of state of rho and theta, pe
+ * (docs/nonlinear.md; kap Pi* = c*^2 / (cp theta*_c)). */
 static inline void gale_kb_nl_rhs(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
                                   const double *restrict Rw, const double *restrict Rt,
-                                  const double *restrict Rr, double *restrict rw,
+                                  const double *restrict Rr, const double *restrict pi,
+                                  const double *restrict pe, double *restrict rw,
                                   double *restrict rb, double *restrict rp)
 {
     const int nl = km->nlev, sc = km->sc, si = km->si;
     const double *w = Rw + (size_t)c * si, *t = Rt + (size_t)c * si, *r = Rr + (size_t)c * sc;
+    const double *pc = pi + (size_t)c * sc, *ec = pe + (size_t)c * sc;
     double *ow = rw + (size_t)c * si, *ob = rb + (size_t)c * si, *op = rp + (size_t)c * sc;
-    const double area = km->area[c], *dz = km->dz, *dzi = km->dzi;
-    const double *RB = GALE_NLP(nk, km, GALE_NLP_RB), *RR = GALE_NLP(nk, km, GALE_NLP_RRHO);
-    const double *TC = GALE_NLP(nk, km, GALE_NLP_TC2);
+    const double area = km->area[c], *dz = km->dz, *dzi = km->dzi, hcp = 0.5 * nk->cp;
+    const double *RB = GALE_NLP(nk, km, GALE_NLP_RB, c), *RR = GALE_NLP(nk, km, GALE_NLP_RRHO, c);
+    const double *TC = GALE_NLP(nk, km, GALE_NLP_TC2, c), *RC = GALE_NLP(nk, km, GALE_NLP_RC2, c);
     GALE_SIMD
     for (int k = 1; k < nl; k++) {
         const double mw = area * dzi[k];
@@ -88,7 +99,20 @@ static inline void gale_kb_nl_rhs(const gale_kmesh_t *km, const gale_knl_t *nk, 
     ow[0] = ow[nl] = ob[0] = ob[nl] = 0.0;
     GALE_SIMD
     for (int k = 0; k < nl; k++)
-        op[k] = -(area * dz[k] * (RR[k] * r[k] + TC[k] * (t[k] + t[k + 1])));
+        op[k] = -(area * dz[k] * (RR[k] * r[k] + TC[k] * (t[k] + t[k + 1]) +
+                                  hcp * RC[k] / TC[k] * (pc[k] - ec[k])));
+}
+
+/* Pi += p / (cp theta*_c): the mixed system's p is cp theta*_c Pi'. */
+static inline void gale_kb_nl_pinc(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                   const double *restrict p, double *restrict pi)
+{
+    const int nl = km->nlev;
+    const double *pc = p + (size_t)c * km->sc, *TC = GALE_NLP(nk, km, GALE_NLP_TC2, c);
+    double *o = pi + (size_t)c * km->sc;
+    const double f = 2.0 / nk->cp;
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) o[k] = o[k] + f * TC[k] * pc[k];
 }
 
 /* The linearised operator's w, b and p rows about the reference profile:
@@ -105,10 +129,10 @@ static inline void gale_kb_nl_mixcol(const gale_kmesh_t *km, const gale_knl_t *n
     double *ywc = yw + (size_t)c * si, *ybc = yb + (size_t)c * si, *ypc = yp + (size_t)c * sc;
     const double area = km->area[c], rn2 = 1.0 / nk->n2r;
     const double *dz = km->dz, *dzi = km->dzi, *rdzi = km->rdzi;
-    const double *GA = GALE_NLP(nk, km, GALE_NLP_GZA), *GB = GALE_NLP(nk, km, GALE_NLP_GZB);
-    const double *BE = GALE_NLP(nk, km, GALE_NLP_BETA), *NR = GALE_NLP(nk, km, GALE_NLP_N2R);
-    const double *RC = GALE_NLP(nk, km, GALE_NLP_RC2), *WL = GALE_NLP(nk, km, GALE_NLP_WLO);
-    const double *WH = GALE_NLP(nk, km, GALE_NLP_WHI);
+    const double *GA = GALE_NLP(nk, km, GALE_NLP_GZA, c), *GB = GALE_NLP(nk, km, GALE_NLP_GZB, c);
+    const double *BE = GALE_NLP(nk, km, GALE_NLP_BETA, c), *NR = GALE_NLP(nk, km, GALE_NLP_N2R, c);
+    const double *RC = GALE_NLP(nk, km, GALE_NLP_RC2, c), *WL = GALE_NLP(nk, km, GALE_NLP_WLO, c);
+    const double *WH = GALE_NLP(nk, km, GALE_NLP_WHI, c);
     GALE_SIMD
     for (int k = 1; k < nl; k++) {
         const double mw = area * dzi[k];
@@ -121,16 +145,20 @@ static inline void gale_kb_nl_mixcol(const gale_kmesh_t *km, const gale_knl_t *n
     const double *uc[4];
     gale_kb_cell_fluxes(km, c, f);
     gale_kb_cell_edge_cols(km, c, u, uc);
+    const double *RR = GALE_NLP(nk, km, GALE_NLP_RRHO, c), *re[4];
+    gale_kb_cell_edge_cols(km, c, nk->rhoe, re);
     GALE_SIMD
     for (int k = 0; k < nl; k++) {
         const double v = area * dz[k];
         ypc[k] = a * (v * (RC[k] * pc[k])) +
-                 s * (dz[k] * GALE_KB_HFLUX(f, uc, k) + v * (WH[k] * wc[k + 1] + WL[k] * wc[k]));
+                 s * (dz[k] * (RR[k] * GALE_KB_RHFLUX(f, re, uc, k)) +
+                      v * (WH[k] * wc[k + 1] + WL[k] * wc[k]));
     }
 }
 
 /* x += s D(rho* du, rho* dw) on the layers of cell c: the density row's
- * divergence (flux form: its global integral is zero). */
+ * divergence (flux form: both cells of an edge take the same rho*, so its
+ * global integral is zero). */
 static inline void gale_kb_nl_drho(const gale_kmesh_t *km, const gale_knl_t *nk, int c, double s,
                                    const double *restrict du, const double *restrict dw,
                                    double *restrict x)
@@ -139,14 +167,15 @@ static inline void gale_kb_nl_drho(const gale_kmesh_t *km, const gale_knl_t *nk,
     const double *dwc = dw + (size_t)c * km->si;
     double *xc = x + (size_t)c * km->sc;
     const double ra = 1.0 / km->area[c], *dz = km->dz;
-    const double *RI = GALE_NLP(nk, km, GALE_NLP_RHOI), *RH = GALE_NLP(nk, km, GALE_NLP_RHOC);
+    const double *RI = GALE_NLP(nk, km, GALE_NLP_RHOI, c);
     double f[4];
-    const double *uc[4];
+    const double *uc[4], *re[4];
     gale_kb_cell_fluxes(km, c, f);
     gale_kb_cell_edge_cols(km, c, du, uc);
+    gale_kb_cell_edge_cols(km, c, nk->rhoe, re);
     GALE_SIMD
     for (int k = 0; k < nl; k++)
-        xc[k] = xc[k] + s * (RH[k] * (GALE_KB_HFLUX(f, uc, k) * ra) +
+        xc[k] = xc[k] + s * (GALE_KB_RHFLUX(f, re, uc, k) * ra +
                              (RI[k + 1] * dwc[k + 1] - RI[k] * dwc[k]) / dz[k]);
 }
 
@@ -164,7 +193,7 @@ static inline void gale_kb_nl_update(const gale_kmesh_t *km, const gale_knl_t *n
     const double *dwc = dw + (size_t)c * si, *bc = b + (size_t)c * si, *t = Rt + (size_t)c * si;
     const double *r = Rr + (size_t)c * sc;
     double *wc = w + (size_t)c * si, *tc = th + (size_t)c * si, *rc = rho + (size_t)c * sc;
-    const double rg = 1.0 / nk->g, *TH = GALE_NLP(nk, km, GALE_NLP_THI);
+    const double rg = 1.0 / nk->g, *TH = GALE_NLP(nk, km, GALE_NLP_THI, c);
     GALE_SIMD
     for (int k = 0; k < nl; k++) rc[k] = rc[k] - r[k];
     gale_kb_nl_drho(km, nk, c, -tau, du, dw, rho);
@@ -187,7 +216,7 @@ static inline void gale_kb_nl_tlin(const gale_kmesh_t *km, const gale_knl_t *nk,
                                    double *restrict Rr)
 {
     const int nl = km->nlev;
-    const double *dwc = dw + (size_t)c * km->si, *DT = GALE_NLP(nk, km, GALE_NLP_DTH);
+    const double *dwc = dw + (size_t)c * km->si, *DT = GALE_NLP(nk, km, GALE_NLP_DTH, c);
     double *t = Rt + (size_t)c * km->si;
     gale_kb_nl_drho(km, nk, c, tau, du, dw, Rr);
     GALE_SIMD
@@ -410,11 +439,84 @@ static inline void gale_kb_nl_grid(const gale_kmesh_t *km, const gale_knl_t *nk,
         o[k] = uu[k] - 0.5 * ((nr[0] * e1[k] + nr[1] * n1[k]) + (nr[2] * e2[k] + nr[3] * n2[k]));
 }
 
+/* G_z theta at interface k: centred inside, one-sided at the ground and the top. */
+static inline double gale_kb_nl_dth(const gale_kmesh_t *km, const gale_knl_t *nk,
+                                    const double *th, int k)
+{
+    const int nl = km->nlev;
+    if (k == 0) return (th[1] - th[0]) / km->dz[0];
+    if (k == nl) return (th[nl] - th[nl - 1]) / km->dz[nl - 1];
+    return (th[k + 1] - th[k - 1]) * nk->rd2i[k];
+}
+
+/* The reference state of column c and the operator's rows (gale_knl.h),
+ * into the field's column c (the readers take nk->pstride: 0 when every
+ * column has the same rows), from theta* = th and the lowest layer's Pi* =
+ * pi[0]; Pi* above it in
+ * discrete hydrostatic balance with theta*, rho* from the equation of state
+ * (docs/nonlinear.md, "The linear system"). The RC2 row holds Pi* until its
+ * own value replaces it, level by level. Sequential in k. */
+static inline void gale_kb_nl_ref(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                  const double *restrict th, const double *restrict pi,
+                                  double *restrict prof, int prof_stride)
+{
+    const int nl = km->nlev, si = km->si;
+    const double *t = th + (size_t)c * si;
+    double *P = prof + (size_t)c * prof_stride;
+#define R(row) (P + (size_t)(row) * si)
+    double *TH = R(GALE_NLP_THI), *PS = R(GALE_NLP_RC2), *RH = R(GALE_NLP_RHOC);
+    const double cp = nk->cp, rd = nk->rd, g = nk->g, n2r = nk->n2r, p0 = nk->p0;
+    const double *dz = km->dz, *dzi = km->dzi, *rdzi = km->rdzi;
+    for (int k = 0; k <= nl; k++) TH[k] = t[k];
+    PS[0] = pi[(size_t)c * km->sc];
+    for (int k = 1; k < nl; k++) PS[k] = PS[k - 1] - g * dzi[k] / (cp * TH[k]);
+    for (int k = 0; k < nl; k++)
+        RH[k] = p0 * pow(PS[k], 1.0 / nk->kap) / (rd * (0.5 * (TH[k] + TH[k + 1])));
+    for (int k = 0; k <= nl; k++) {
+        const double dth = gale_kb_nl_dth(km, nk, TH, k), n2 = g * dth / TH[k];
+        R(GALE_NLP_N2R)[k] = n2 / n2r;
+        R(GALE_NLP_RB)[k] = g / (TH[k] * n2r);
+        R(GALE_NLP_DTH)[k] = k > 0 && k < nl ? dth : 0.0;
+        const int inner = k > 0 && k < nl;
+        R(GALE_NLP_GZA)[k] = inner ? TH[k] / (0.5 * (TH[k] + TH[k + 1])) : 0.0;
+        R(GALE_NLP_GZB)[k] = inner ? TH[k] / (0.5 * (TH[k - 1] + TH[k])) : 0.0;
+        R(GALE_NLP_BETA)[k] = inner ? -cp * TH[k] * (PS[k] - PS[k - 1]) * rdzi[k] / g : 0.0;
+        R(GALE_NLP_RHOI)[k] = inner ? 0.5 * (RH[k - 1] + RH[k]) : 0.0;
+    }
+    for (int k = 0; k < nl; k++) {
+        const double thc = 0.5 * (TH[k] + TH[k + 1]);
+        const double dlo = gale_kb_nl_dth(km, nk, TH, k), dhi = gale_kb_nl_dth(km, nk, TH, k + 1);
+        R(GALE_NLP_WLO)[k] = -R(GALE_NLP_RHOI)[k] / (RH[k] * dz[k]) + dlo / (2.0 * thc);
+        R(GALE_NLP_WHI)[k] = R(GALE_NLP_RHOI)[k + 1] / (RH[k] * dz[k]) + dhi / (2.0 * thc);
+        R(GALE_NLP_RRHO)[k] = 1.0 / RH[k];
+        R(GALE_NLP_TC2)[k] = 1.0 / (2.0 * thc);
+        PS[k] = 1.0 / (cp * (rd / (cp - rd)) * thc * PS[k]); /* Pi* -> 1 / c*^2 */
+    }
+#undef R
+}
+
+/* rho* on edge e: the mean of its two columns', so that both cells of the
+ * edge see the same mass flux. */
+static inline void gale_kb_nl_rhoe(const gale_kmesh_t *km, const gale_knl_t *nk, int e,
+                                   const double *restrict prof, double *restrict rhoe)
+{
+    const int nl = km->nlev;
+    const size_t row = (size_t)GALE_NLP_RHOC * km->si;
+    const double *r1 = prof + (size_t)km->edge_cell[2 * e] * nk->pstride + row;
+    const double *r2 = prof + (size_t)km->edge_cell[2 * e + 1] * nk->pstride + row;
+    double *o = rhoe + (size_t)e * km->sc;
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) o[k] = 0.5 * (r1[k] + r2[k]);
+}
+
 /* Rows (gale_kdesc.h). An edge reads its two cells (stencil 1 of a cell
  * field); a cell reads its own edges (stencil 0 of an edge field); the
  * vorticity and the reconstruction's users read the cells about a cell's
  * corners (stencil 1). The column-local kernels go as far into the halo as
- * their inputs are valid (redundant 1). */
+ * their inputs are valid (redundant 1). nl_ref sets the reference rows on
+ * every local column, whatever reads them; rho* on the edges is set for the
+ * owned columns' edges only, so that its readers (nl_update, nl_tlin,
+ * nl_mixcol) stay on owned columns. */
 #define GALE_KROWS_NL(K)                                                                   \
     K(nl_eos, CELLS, N, D, 0, 1, 0, 25, ((rho, C, R, 0), (th, I, R, 0), (pi, C, W, 0)),    \
       gale_kb_nl_eos(KM, NK, i, rho, th, pi), 0)                                           \
@@ -423,15 +525,21 @@ static inline void gale_kb_nl_grid(const gale_kmesh_t *km, const gale_knl_t *nk,
       gale_kb_nl_pgrad(KM, NK, i, th, pi, ke, pg), 0)                                      \
     K(nl_vforce, CELLS, N, D, 0, 1, 0, 5, ((th, I, R, 0), (pi, C, R, 0), (fv, I, W, 0)),   \
       gale_kb_nl_vforce(KM, NK, i, th, pi, fv), 0)                                         \
-    K(nl_rhs, CELLS, N, D, 0, 0, 0, 14,                                                    \
-      ((Rw, I, R, 0), (Rt, I, R, 0), (Rr, C, R, 0), (rw, I, W, 0), (rb, I, W, 0),          \
-       (rp, C, W, 0)),                                                                     \
-      gale_kb_nl_rhs(KM, NK, i, Rw, Rt, Rr, rw, rb, rp), 0)                                \
+    K(nl_rhs, CELLS, N, D, 0, 0, 0, 19,                                                    \
+      ((Rw, I, R, 0), (Rt, I, R, 0), (Rr, C, R, 0), (pi, C, R, 0), (pe, C, R, 0),          \
+       (rw, I, W, 0), (rb, I, W, 0), (rp, C, W, 0)),                                       \
+      gale_kb_nl_rhs(KM, NK, i, Rw, Rt, Rr, pi, pe, rw, rb, rp), 0)                        \
+    K(nl_pinc, CELLS, N, D, 0, 1, 0, 3, ((p, C, R, 0), (pi, C, RW, 0)),                    \
+      gale_kb_nl_pinc(KM, NK, i, p, pi), 0)                                                \
     K(nl_mixcol, CELLS, N, D, 0, 0, 0, 40,                                                 \
       ((a, S, R, 0), (s, S, R, 0), (u, E, R, 0), (w, I, R, 0), (b, I, R, 0), (p, C, R, 0), \
        (yw, I, W, 0), (yb, I, W, 0), (yp, C, W, 0)),                                       \
       gale_kb_nl_mixcol(KM, NK, i, a, s, u, w, b, p, yw, yb, yp), 0)                       \
-    K(nl_update, CELLS, N, D, 0, 1, 0, 25,                                                 \
+    K(nl_ref, CELLS, N, D, -1, 0, 0, 60, ((th, I, R, 0), (pi, C, R, 0), (prof, C, W, 0)),  \
+      gale_kb_nl_ref(KM, NK, i, th, pi, prof, prof_stride), 0)                                          \
+    K(nl_rhoe, EDGES, N, D, 0, 0, 0, 2, ((prof, C, R, 1), (rhoe, E, W, 0)),                 \
+      gale_kb_nl_rhoe(KM, NK, i, prof, rhoe), 0)                                           \
+    K(nl_update, CELLS, N, D, 0, 0, 0, 25,                                                 \
       ((tau, S, R, 0), (du, E, R, 0), (dw, I, R, 0), (b, I, R, 0), (Rt, I, R, 0),          \
        (Rr, C, R, 0), (w, I, RW, 0), (th, I, RW, 0), (rho, C, RW, 0)),                     \
       gale_kb_nl_update(KM, NK, i, tau, du, dw, b, Rt, Rr, w, th, rho), 0)                 \

@@ -1,16 +1,16 @@
 /* Launch-layer interface of the nonlinear core's static data (GungHo's
- * equations, docs/nonlinear.md): both launch layers implement
- * gale_knl_init, gale_knl_set_profile and gale_knl_finalize; the kernels are
- * described beside their bodies in gale_kbodies_nl.h and run by gale_k_run
- * (gale_kdesc.h). Not collective. */
+ * equations, docs/nonlinear.md): both launch layers implement gale_knl_init
+ * and gale_knl_finalize; the kernels are described beside their bodies in
+ * gale_kbodies_nl.h and run by gale_k_run (gale_kdesc.h). Not collective. */
 #ifndef GALE_KNL_H
 #define GALE_KNL_H
 
 #include "gale_kernels.h"
 
-/* The reference state's per-level coefficients of the linearised operator,
- * rows of km->si values each (docs/nonlinear.md, "The linear system"):
- * star = the reference profile (theta* at interfaces, Pi*, rho* in layers). */
+/* The reference state's coefficients of the linearised operator, per
+ * column, rows of km->si values each (docs/nonlinear.md, "The linear
+ * system"): star = the column's reference (theta* at interfaces, Pi*, rho*
+ * in layers), written by the nl_ref kernel. */
 enum {
     /* interface rows (k = 0..nlev) */
     GALE_NLP_THI,  /* theta*_k */
@@ -35,7 +35,11 @@ enum {
 typedef struct {
     double cp, rd, p0, kap; /* kap = rd / (cp - rd): Pi = (rd rho theta / p0)^kap */
     double g, n2r;          /* gravity; the reference N^2 of the preconditioner (km->n2) */
-    const double *prof;     /* [GALE_NLP_N * si] the reference coefficients (changes at a reset) */
+    const double *prof;     /* a cell field's data, GALE_NLP_N rows a column (nl_ref writes
+                               them at a reset); column c's at prof + c pstride */
+    const double *rhoe;     /* [nedge][sc]: rho* on the edges, an edge field's (nl_rhoe) */
+    int pstride;            /* the field's stride, or 0 when every column has the same rows
+                               (the horizontal mean's: one copy in cache, not one a column) */
     const double *fcor;     /* [ncell] 2 Omega sin(lat) */
     const double *prc;      /* [8 ncell] reconstruction: U_c (east, north) = sum_s prc[2s..] u_s */
     const double *nrm;      /* [4 nedge] the edge normal in its first, second cell's (east, north) */
@@ -49,9 +53,8 @@ typedef struct {
     void *impl;             /* launch-layer private data */
 } gale_knl_t;
 
+/* prof and rhoe are registered fields' data (the kernels write them). */
 int gale_knl_init(gale_knl_t *nk);
-/* The host changed nk->prof (a reference-state reset). */
-int gale_knl_set_profile(gale_knl_t *nk);
 void gale_knl_finalize(gale_knl_t *nk);
 
 #endif

@@ -213,7 +213,6 @@ int gale_knl_init(gale_knl_t *nk)
     nk->impl = NULL;
     return GALE_OK;
 }
-int gale_knl_set_profile(gale_knl_t *nk) { return GALE_OK; }
 void gale_knl_finalize(gale_knl_t *nk) { nk->impl = NULL; }
 
 int gale_ktr_init(gale_ktr_t *tr, const gale_kmesh_t *km)

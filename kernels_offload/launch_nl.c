@@ -18,15 +18,9 @@ typedef struct {
 
 #define IMPL(nk) ((const nl_impl_t *)(nk)->impl)
 
-static size_t prof_bytes(const gale_knl_t *nk)
-{
-    return (size_t)GALE_NLP_N * (size_t)nk->si * sizeof(double);
-}
-
 int gale_knl_init(gale_knl_t *nk)
 {
     const size_t nc = nk->ncell, ne = nk->nedge, D = sizeof(double);
-    gale_koff_map(nk->prof, prof_bytes(nk));
     gale_koff_map(nk->fcor, nc * D);
     gale_koff_map(nk->prc, 8 * nc * D);
     gale_koff_map(nk->nrm, 4 * ne * D);
@@ -36,7 +30,9 @@ int gale_knl_init(gale_knl_t *nk)
     gale_koff_map(nk->rd2i, (size_t)nk->si * D);
     gale_koff_map(nk->rd2c, (size_t)nk->sc * D);
     gale_knl_t t = *nk;
-    t.prof = gale_koff_ptr(nk->prof), t.fcor = gale_koff_ptr(nk->fcor);
+    /* prof and rhoe are fields: placed when they were registered */
+    t.prof = gale_koff_ptr(nk->prof), t.rhoe = gale_koff_ptr(nk->rhoe);
+    t.fcor = gale_koff_ptr(nk->fcor);
     t.prc = gale_koff_ptr(nk->prc), t.nrm = gale_koff_ptr(nk->nrm);
     t.tng = gale_koff_ptr(nk->tng);
     t.vidx = gale_koff_ptr(nk->vidx), t.vw = gale_koff_ptr(nk->vw);
@@ -60,26 +56,13 @@ int gale_knl_init(gale_knl_t *nk)
     return GALE_OK;
 }
 
-/* The host rewrote nk->prof in place: refresh its device copy (the device
- * address, and so the copy of the struct, stays). */
-int gale_knl_set_profile(gale_knl_t *nk)
-{
-    const nl_impl_t *im = IMPL(nk);
-    if (!im || !im->on_device) return GALE_OK; /* unified memory: nothing to copy */
-    const char *p = (const char *)nk->prof;
-    const size_t b = prof_bytes(nk);
-#pragma omp target update to(p[0 : b]) device(gale_koff_dev())
-    gale_koff_count_const((double)b);
-    return GALE_OK;
-}
-
 void gale_knl_finalize(gale_knl_t *nk)
 {
     nl_impl_t *im = nk->impl;
     if (!im) return;
     if (im->on_device) omp_target_free(im->nd, gale_koff_dev());
     else gale_free(im->nd);
-    const void *a[] = {nk->prof, nk->fcor, nk->prc, nk->nrm, nk->tng, nk->vidx, nk->vw, nk->rd2i, nk->rd2c};
+    const void *a[] = {nk->fcor, nk->prc, nk->nrm, nk->tng, nk->vidx, nk->vw, nk->rd2i, nk->rd2c};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_koff_unmap(a[i]);
     gale_free(im);
     nk->impl = NULL;

@@ -8,7 +8,8 @@ usage: check_nonlinear.py MPIEXEC GALE WORKDIR MODE
   linearity      dcmip31 at small amplitude: the theta perturbation is linear
                  in the amplitude dtheta
   reproducible   checksums bit-identical over ranks, threads and halo
-                 strategies (dcmip31), and over ranks (baroclinic_wave)
+                 strategies (dcmip31; baroclinic_wave with either reference
+                 state)
   restart        a restart on another rank count continues bit for bit
   balanced_jet   the unperturbed baroclinic-wave jet stays balanced (short,
                  coarse: loose bounds; bench measures the 2-day C24 numbers)
@@ -16,6 +17,15 @@ usage: check_nonlinear.py MPIEXEC GALE WORKDIR MODE
                  the wind the cell reconstruction cannot see, and the energy
                  it feeds, at the filtered run's level (the unfiltered run's
                  are 4.3x and 4.6x larger)
+  gungho         GungHo's own settings (configs/lfric_gungho.nml: dt 3600 s,
+                 'dcmip' layers, gcr(4) to 0.1 over one V-cycle) for 2 days:
+                 GungHo's 2-4 iterations a solve, the mass to 1e-13 (with Pi
+                 from the equation of state after every solve, as before
+                 2026-12-03, it blew up at step 1)
+  newton         the inner (Newton) iteration with exact solves: each
+                 column's reference state makes the right-hand side fall at
+                 least 4.5x per inner iteration; the horizontal mean's, less
+                 than 3.5x
   bad_input      cases, planets and operators the nonlinear core refuses
 Every failing check names the number and its bound and exits non-zero.
 """
@@ -36,6 +46,7 @@ CONFIGS = os.path.join(HERE, "..", "configs")
 RESTING = os.path.join(CONFIGS, "resting.ini")
 DCMIP31 = os.path.join(CONFIGS, "dcmip31.ini")
 BWAVE = os.path.join(CONFIGS, "baroclinic_wave.ini")
+GUNGHO = os.path.join(CONFIGS, "lfric_gungho.nml")
 # the solver, spelled out (the tests do not depend on the configs'): GungHo's
 # combination, the mixed gcr over one multigrid V-cycle (prec_only), which
 # makes a third of bicgstab's exchanges -- that matters on 3 and 5 ranks
@@ -137,15 +148,20 @@ elif MODE == "reproducible":
             check(cs == ref, f"{what}: checksums identical to np=1's")
     case = ["--mesh.name=C6", "--extrusion.levels=10", "--extrusion.top=30000",
             "--planet.scaling=1", "--timestepping.steps=2", "--multigrid.levels=2"]
-    ref = None
-    for np in (1, 3):
-        rep, _, _ = run(BWAVE, case, np=np)
-        cs = rep["checksums"]
-        print(f"      baroclinic_wave np={np}: {cs}")
-        if ref is None:
-            ref = cs
-        else:
-            check(cs == ref, f"baroclinic_wave np={np}: checksums identical to np=1's")
+    # both reference states: each column's reads its halo columns' rows
+    for rs in ("mean", "column"):
+        ref = None
+        for np, th, extra in ((1, 1, []), (3, 1, []), (1, 2, []),
+                              (2, 1, ["--halo.redundant_computation=true", "--halo.depth=2"])):
+            rep, _, _ = run(BWAVE, case + [f"--timestepping.reference_state={rs}", *extra],
+                            np=np, threads=th)
+            cs = rep["checksums"]
+            what = f"baroclinic_wave reference_state={rs} np={np} threads={th} {' '.join(extra)}"
+            print(f"      {what.rstrip()}: {cs}")
+            if ref is None:
+                ref = cs
+            else:
+                check(cs == ref, f"{what.rstrip()}: checksums identical to np=1's")
 
 elif MODE == "restart":
     case = ["--mesh.name=C6", "--extrusion.levels=6", "--timestepping.steps=6",
@@ -230,6 +246,40 @@ elif MODE == "output":
         k = int(uz.max(axis=0).argmax())
         j = int(uz[:, k].argmax())
         check(20 < abs(float(lat[j])) < 60, f"u_zonal peaks at latitude {float(lat[j]):.1f} (20..60)")
+
+elif MODE == "gungho":
+    rep, _, _ = run(GUNGHO, ["--timestepping.steps=48"])
+    nl, mx = rep["nonlinear"], rep["mixed_solver"]
+    print(f"      C16 'dcmip' L30 2 days: {mx['iterations_mean']:.2f} gcr iterations a solve, "
+          f"{mx['global_sums'] / 48:.1f} global sums a step, mass change "
+          f"{nl['mass_rel_change']:+.3e}, ps {nl['ps_min'] / 100:.2f}..{nl['ps_max'] / 100:.2f} hPa")
+    check(mx["iterations_mean"] <= 5.5, f"gcr iterations a solve {mx['iterations_mean']:.2f} "
+          "(<= 5.5; measured 4.59, and 3.89 over 10 days)")
+    check(abs(nl["mass_rel_change"]) < 1e-13,
+          f"|mass_rel_change| = {abs(nl['mass_rel_change']):.3e} (< 1e-13)")
+    check(99000 < nl["ps_min"] and nl["ps_max"] < 101000,
+          f"ps {nl['ps_min']:.1f}..{nl['ps_max']:.1f} Pa within 990..1010 hPa")
+
+elif MODE == "newton":
+    # the right-hand side of each inner iteration, from the solver's monitor:
+    # one step, 2 outer x 2 inner, solved to 1e-8
+    falls = {}
+    for ref in ("column", "mean"):
+        _, r, _ = run(GUNGHO, ["--timestepping.steps=1", "--mixed_solver.tolerance=1e-8",
+                               "--mixed_solver.max_iterations=200",
+                               "--mixed_solver.monitor_convergence=true",
+                               f"--timestepping.reference_state={ref}"])
+        rhs = [float(l.split()[5]) for l in (r.stdout + r.stderr).splitlines()
+               if l.split()[:4] == ["mixed", "gcr", "it", "0"]]
+        check(len(rhs) == 4, f"{ref}: four solves in the step ({len(rhs)})")
+        falls[ref] = [rhs[0] / rhs[1], rhs[2] / rhs[3]] if len(rhs) == 4 else [0, 0]
+        print(f"      {ref}: right-hand sides {', '.join(f'{x:.3e}' for x in rhs)}; "
+              f"falls {falls[ref][0]:.2f}x, {falls[ref][1]:.2f}x")
+    for o in range(2):
+        check(falls["column"][o] >= 4.5, f"column reference, outer iteration {o + 1}: the inner "
+              f"iteration's right-hand side falls {falls['column'][o]:.2f}x (>= 4.5; measured 5.9, 9.6)")
+        check(falls["mean"][o] < 3.5, f"mean reference, outer iteration {o + 1}: falls "
+              f"{falls['mean'][o]:.2f}x (< 3.5; measured 2.8, 1.4)")
 
 elif MODE == "bad_input":
     small = ["--mesh.name=C6", "--extrusion.levels=4", "--timestepping.steps=1",

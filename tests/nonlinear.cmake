@@ -8,9 +8,9 @@ set(GALE_NONLINEAR_OUT ${CMAKE_CURRENT_BINARY_DIR}/nonlinear)
 set(GALE_NONLINEAR_CMD ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_nonlinear.py
     ${GALE_MPIEXEC} ${GALE_EXE} ${GALE_NONLINEAR_OUT})
 
-# one rank, one thread: resting, linearity, balanced_jet, grid_mode, output; two or more
-# ranks (oversubscribed to 5): reproducible, restart
-foreach(mode resting linearity reproducible restart balanced_jet grid_mode output)
+# one rank, one thread: resting, linearity, balanced_jet, grid_mode, output,
+# gungho, newton; two or more ranks (oversubscribed to 5): reproducible, restart
+foreach(mode resting linearity reproducible restart balanced_jet grid_mode output gungho newton)
   set(np 1)
   if(mode MATCHES "reproducible|restart")
     set(np 2)

@@ -669,7 +669,7 @@ static void test_namelist_gungho(void)
     CHECK(st == GALE_OK, "lfric_gungho.nml: %d\n%s", st, out);
     CHECK(c.dynamics.equations == GALE_EQ_NONLINEAR, "equations %d", c.dynamics.equations);
     CHECK(c.initial.kase == GALE_CASE_BAROCLINIC_WAVE, "case %d", c.initial.kase);
-    CHECK(c.mesh.n == 16 && c.extrusion.levels == 30 && c.extrusion.method == GALE_EXT_UNIFORM,
+    CHECK(c.mesh.n == 16 && c.extrusion.levels == 30 && c.extrusion.method == GALE_EXT_DCMIP,
           "mesh %d levels %d method %d", c.mesh.n, c.extrusion.levels, c.extrusion.method);
     CHECK_REL(c.extrusion.top, 30000.0, 0);
     CHECK_REL(c.planet.radius, 6371229.0, 0);

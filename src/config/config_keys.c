@@ -62,6 +62,11 @@ const gale_key_t gale_keys[] = {
     {"timestepping", "reference_reset_time", GALE_KT_REAL, OFF(timestepping.reference_reset_time),
      "3600.0", 0.0, BIG, NULL, "nonlinear core: interval [s] at which the solver's reference "
      "state is reset to the current one (0: set once, at the start; the linear core ignores it)"},
+    {"timestepping", "reference_state", GALE_KT_ENUM, OFF(timestepping.reference_state), "mean",
+     0, 0, "column|mean",
+     "nonlinear core: the state the mixed operator is linearised about, the horizontal mean "
+     "profile in every column, or each column's own (GungHo's; more GCR iterations with gale's "
+     "horizontally uniform preconditioner, docs/nonlinear.md)"},
 
     {"initial", "case", GALE_KT_ENUM, OFF(initial.kase), "gravity_wave", 0, 0,
      "gravity_wave|balanced|normal_mode|cosine_bell|deformational|gravity_wave_advected|resting|"

@@ -45,6 +45,7 @@ enum {
  * [K] surface temperature, or constant Brunt-Vaisala frequency ([physics]
  * bvf_square) with surface potential temperature theta0. */
 enum { GALE_PROFILE_ISOTHERMAL = 0, GALE_PROFILE_CONSTANT_N = 1 };
+enum { GALE_REFERENCE_COLUMN = 0, GALE_REFERENCE_MEAN = 1 }; /* [timestepping] reference_state */
 /* [dynamics] equations: linear = LFRic's gravity_wave mini-app, nonlinear =
  * GungHo's compressible Euler equations (docs/nonlinear.md). */
 enum { GALE_EQ_LINEAR = 0, GALE_EQ_NONLINEAR = 1 };
@@ -75,6 +76,7 @@ typedef struct {
         double alpha;
         int outer_iterations, inner_iterations;
         double reference_reset_time;
+        int reference_state; /* GALE_REFERENCE_* */
     } timestepping;
     struct { int mass_matrix, equations; double grid_damping; } dynamics;
     struct {

@@ -42,8 +42,10 @@ typedef struct gale_nl {
     gale_knl_t k;
     /* host tables (k points at them) */
     gale_vecinv_t geo;     /* the vector-invariant terms' horizontal geometry */
-    double *prof, *rd2i, *rd2c;
-    double *thref, *piref; /* the reference profile: theta* [si], Pi* [sc] */
+    double *rd2i, *rd2c;
+    gale_field_t prof;     /* the operator's reference rows, per column (gale_knl.h) */
+    gale_field_t rhoe;     /* rho* on the edges */
+    gale_field_t mth, mpi; /* reference_state = mean: the mean theta and lowest Pi in every column */
     double next_reset;     /* model time of the next reference reset [s] */
     double grid_rate;      /* the grid-mode filter's rate, [dynamics] grid_damping / dt [1/s] */
     int resets;
@@ -63,6 +65,7 @@ typedef struct gale_nl {
     gale_nl_state_t rhs, inc;      /* the mixed system's right-hand side and solution (u, w,
                                       theta, Pi) */
     gale_field_t resu_w;           /* u's residual, weak */
+    gale_field_t pe;               /* Pi from the equation of state of the latest rho, theta */
     gale_field_t vflux, vflux_i;   /* the advecting wind's volume fluxes: layers, interfaces */
     gale_field_t divi;             /* -div_h of vflux_i (the advective form's correction) */
     gale_field_t tq;               /* an interface field's flux-form tendency */
@@ -86,8 +89,8 @@ typedef struct gale_nl {
  * the case's initial state, the reference state, the kernels' tables. */
 int gale_nl_setup(struct gale_model *m);
 void gale_nl_free(struct gale_model *m);
-/* Collective: the reference state from the current theta and Pi, and the
- * operator's rows (reference.c). */
+/* Collective: the reference state from the current theta and Pi (each
+ * column's, or the horizontal mean) and the operator's rows (reference.c). */
 int gale_nl_reference(struct gale_model *m);
 /* Collective: one step of length m->dt. */
 int gale_nl_step(struct gale_model *m);

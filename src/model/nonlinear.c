@@ -69,17 +69,22 @@ int gale_nl_setup(gale_model_t *m)
     k->nlev = nl, k->sc = sc, k->si = si;
     GALE_CALL(gale_vecinv_build(&m->cs, &m->lm, m->cell_sign, k->ncell, k->nedge,
                                 gale_psy_stencil_cells(m->psy), cfg->planet.omega, &s->geo));
-    GALE_ALLOC(s->prof, GALE_NLP_N * (size_t)si);
+    GALE_CALL(fld(m, &s->prof, "nl_prof", GALE_LOC_CELL, GALE_NLP_N * si));
+    GALE_CALL(fld(m, &s->rhoe, "nl_rhoe", GALE_LOC_EDGE, nl));
+    if (cfg->timestepping.reference_state == GALE_REFERENCE_MEAN) {
+        GALE_CALL(fld(m, &s->mth, "nl_mean_theta", GALE_LOC_IFACE, nl));
+        GALE_CALL(fld(m, &s->mpi, "nl_mean_pi", GALE_LOC_CELL, nl));
+    }
     GALE_ALLOC(s->rd2i, si);
     GALE_ALLOC(s->rd2c, sc);
-    GALE_ALLOC(s->thref, si);
-    GALE_ALLOC(s->piref, sc);
     for (int i = 1; i < nl; i++) s->rd2i[i] = 1.0 / (m->dz[i - 1] + m->dz[i]);
     for (int i = 0; i < nl; i++) {
         const int kl = i > 0 ? i - 1 : 0, ku = i < nl - 1 ? i + 1 : nl - 1;
         s->rd2c[i] = ku > kl ? 1.0 / (m->z_c[ku] - m->z_c[kl]) : 0.0;
     }
-    k->prof = s->prof, k->fcor = s->geo.fcor, k->prc = s->geo.prc, k->nrm = s->geo.nrm;
+    k->prof = s->prof.data, k->rhoe = s->rhoe.data;
+    k->pstride = cfg->timestepping.reference_state == GALE_REFERENCE_MEAN ? 0 : s->prof.stride;
+    k->fcor = s->geo.fcor, k->prc = s->geo.prc, k->nrm = s->geo.nrm;
     k->tng = s->geo.tng, k->vidx = s->geo.vidx, k->vw = s->geo.vw, k->rd2i = s->rd2i, k->rd2c = s->rd2c;
     GALE_CALL(gale_knl_init(k));
     /* unlimited: a limiter switching on the background's extrema made
@@ -97,7 +102,7 @@ int gale_nl_setup(gale_model_t *m)
     for (size_t i = 0; i < sizeof bl / sizeof bl[0]; i++)
         GALE_CALL(bundle_create(m, bl[i].b, bl[i].name, bl[i].comps));
     struct { gale_field_t *f; const char *name; gale_loc_t loc; int layers; } fl[] = {
-        {&s->resu_w, "nl_resu_w", E, nl}, {&s->vflux, "nl_vflux", E, nl},
+        {&s->resu_w, "nl_resu_w", E, nl}, {&s->pe, "nl_pi_eos", C, nl}, {&s->vflux, "nl_vflux", E, nl},
         {&s->vflux_i, "nl_vflux_i", E, nl + 1}, {&s->divi, "nl_divi", I, nl},
         {&s->tq, "nl_tq", I, nl},        {&s->ue, "nl_ue", C, nl},     {&s->vn, "nl_vn", C, nl},
         {&s->ke, "nl_ke", C, nl},        {&s->zeta, "nl_zeta", C, nl}, {&s->qabs, "nl_q", C, nl},
@@ -129,15 +134,16 @@ void gale_nl_free(gale_model_t *m)
     gale_nl_state_t *bl[] = {&s->xn, &s->xa, &s->tend, &s->ubar, &s->xo, &s->fn, &s->fl, &s->res,
                              &s->dwind, &s->rhs, &s->inc};
     for (size_t i = 0; i < sizeof bl / sizeof bl[0]; i++) bundle_free(bl[i]);
-    gale_field_t *f[] = {&s->rho, &s->resu_w, &s->vflux, &s->vflux_i, &s->divi, &s->tq, &s->ue,
+    gale_field_t *f[] = {&s->rho, &s->resu_w, &s->pe, &s->vflux, &s->vflux_i, &s->divi, &s->tq, &s->ue,
                          &s->vn, &s->ke, &s->zeta, &s->qabs, &s->cor, &s->gridu, &s->gridu2,
-                         &s->gridm, &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2};
+                         &s->gridm, &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2,
+                         &s->prof, &s->rhoe, &s->mth, &s->mpi};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (f[i]->data) gale_psy_field_free(f[i]);
     gale_transport_free(&s->tr);
     gale_knl_finalize(&s->k);
     gale_vecinv_free(&s->geo);
-    void *a[] = {s->prof, s->rd2i, s->rd2c, s->thref, s->piref, s->hist, s->wl, s->wl_int, s->wl_kin};
+    void *a[] = {s->rd2i, s->rd2c, s->hist, s->wl, s->wl_int, s->wl_kin};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);
     gale_free(s);
     m->nl = NULL;

@@ -117,9 +117,10 @@ static int residual(gale_model_t *m, gale_nl_t *s, int first)
     const gale_nl_state_t *F = &s->fn;
     if (!first) {
         F = &s->fl;
-        GALE_CALL(gale_psy_nl_eos(psy, &s->k, s->x.f[D], s->x.f[T], s->x.f[P]));
         GALE_CALL(forcing(m, s, F));
     }
+    /* Pi is GungHo's prognostic exner: the equation of state is a residual */
+    GALE_CALL(gale_psy_nl_eos(psy, &s->k, s->x.f[D], s->x.f[T], &s->pe));
     gale_field_t *const *R = s->res.f, *const *Fn = s->fn.f;
     GALE_CALL(bundle_axpby(psy, &s->res, 1.0, &s->x, -1.0, &s->xa)); /* R = x - xa */
     /* u's, weak: M_u R_u + dt (alpha F + (1 - alpha) F^n), the right-hand side's sign */
@@ -132,7 +133,8 @@ static int residual(gale_model_t *m, gale_nl_t *s, int first)
     /* theta's and rho's: the transport's linear response to the wind's change since it ran */
     GALE_CALL(bundle_axpby(psy, &s->dwind, 1.0, &s->x, -1.0, &s->xo));
     GALE_CALL(gale_psy_nl_tlin(psy, &s->k, al * dt, s->dwind.f[U], s->dwind.f[W], R[T], R[D]));
-    return gale_psy_nl_rhs(psy, &s->k, R[W], R[T], R[D], s->rhs.f[W], s->rhs.f[T], s->rhs.f[P]);
+    return gale_psy_nl_rhs(psy, &s->k, R[W], R[T], R[D], s->x.f[P], &s->pe, s->rhs.f[W],
+                           s->rhs.f[T], s->rhs.f[P]);
 }
 
 /* ---- the step ---- */
@@ -152,6 +154,7 @@ static int increment(gale_model_t *m, gale_nl_t *s)
 {
     gale_field_t *const *x = s->x.f, *const *dx = s->inc.f, *const *R = s->res.f;
     GALE_CALL(gale_psy_axpby(m->psy, x[U], 1.0, x[U], 1.0, dx[U]));
+    GALE_CALL(gale_psy_nl_pinc(m->psy, &s->k, dx[P], x[P]));
     return gale_psy_nl_update(m->psy, &s->k, m->cfg.timestepping.alpha * m->dt, dx[U], dx[W], dx[T],
                               R[T], R[D], x[W], x[T], x[D]);
 }
@@ -181,5 +184,5 @@ int gale_nl_step(gale_model_t *m)
             GALE_CALL(increment(m, s));
         }
     }
-    return gale_psy_nl_eos(psy, &s->k, s->x.f[D], s->x.f[T], s->x.f[P]);
+    return GALE_OK;
 }
