@@ -50,8 +50,8 @@ double gale_bench_device_triad(size_t n, int ntimes, int *device, int *ndevices)
  * recorded as a real model step launches it and replayed alone ----
  *
  * Each source below is a model set-up (the user's mesh, levels and options
- * on top) that launches some kernels in its set-up and one step: with the PSy layer's
- * recorder on (gale_psy_record) they keep the first launch of each
+ * on top) that launches some kernels in its set-up and one step: with the
+ * PSy layer's recorder on (gale_psy_record) they keep the first launch of each
  * kernel in each precision, whole column range and fields and all, and the
  * kernels not yet measured are replayed through gale_k_run while that
  * model's fields live. Together the sources launch every row of the table;

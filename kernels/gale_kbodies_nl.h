@@ -513,10 +513,10 @@ static inline void gale_kb_nl_rhoe(const gale_kmesh_t *km, const gale_knl_t *nk,
  * field); a cell reads its own edges (stencil 0 of an edge field); the
  * vorticity and the reconstruction's users read the cells about a cell's
  * corners (stencil 1). The column-local kernels go as far into the halo as
- * their inputs are valid (redundant 1). nl_ref sets the reference rows on
- * every local column, whatever reads them; rho* on the edges is set for the
- * owned columns' edges only, so that its readers (nl_update, nl_tlin,
- * nl_mixcol) stay on owned columns. */
+ * their inputs are valid (redundant 1), except the readers of NK's reference
+ * rows (prof, rhoe; the PSy layer does not see them), which stay on owned
+ * columns: nl_ref writes prof there (nl_rhoe's stencil brings its halo) and
+ * nl_rhoe rho* on the owned columns' edges. */
 #define GALE_KROWS_NL(K)                                                                   \
     K(nl_eos, CELLS, N, D, 0, 1, 0, 25, ((rho, C, R, 0), (th, I, R, 0), (pi, C, W, 0)),    \
       gale_kb_nl_eos(KM, NK, i, rho, th, pi), 0)                                           \
@@ -529,13 +529,13 @@ static inline void gale_kb_nl_rhoe(const gale_kmesh_t *km, const gale_knl_t *nk,
       ((Rw, I, R, 0), (Rt, I, R, 0), (Rr, C, R, 0), (pi, C, R, 0), (pe, C, R, 0),          \
        (rw, I, W, 0), (rb, I, W, 0), (rp, C, W, 0)),                                       \
       gale_kb_nl_rhs(KM, NK, i, Rw, Rt, Rr, pi, pe, rw, rb, rp), 0)                        \
-    K(nl_pinc, CELLS, N, D, 0, 1, 0, 3, ((p, C, R, 0), (pi, C, RW, 0)),                    \
+    K(nl_pinc, CELLS, N, D, 0, 0, 0, 3, ((p, C, R, 0), (pi, C, RW, 0)),                    \
       gale_kb_nl_pinc(KM, NK, i, p, pi), 0)                                                \
     K(nl_mixcol, CELLS, N, D, 0, 0, 0, 40,                                                 \
       ((a, S, R, 0), (s, S, R, 0), (u, E, R, 0), (w, I, R, 0), (b, I, R, 0), (p, C, R, 0), \
        (yw, I, W, 0), (yb, I, W, 0), (yp, C, W, 0)),                                       \
       gale_kb_nl_mixcol(KM, NK, i, a, s, u, w, b, p, yw, yb, yp), 0)                       \
-    K(nl_ref, CELLS, N, D, -1, 0, 0, 60, ((th, I, R, 0), (pi, C, R, 0), (prof, C, W, 0)),  \
+    K(nl_ref, CELLS, N, D, 0, 0, 0, 60, ((th, I, R, 0), (pi, C, R, 0), (prof, C, W, 0)),   \
       gale_kb_nl_ref(KM, NK, i, th, pi, prof, prof_stride), 0)                                          \
     K(nl_rhoe, EDGES, N, D, 0, 0, 0, 2, ((prof, C, R, 1), (rhoe, E, W, 0)),                 \
       gale_kb_nl_rhoe(KM, NK, i, prof, rhoe), 0)                                           \

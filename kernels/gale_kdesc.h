@@ -21,8 +21,7 @@
  *            transport's (TR), N the nonlinear core's (NK)
  *  prec      D: double only; DF: double and single precision bodies, the
  *            first field argument's precision choosing
- *  extent    the halo depth the loop always reaches (0: owned; -1: every
- *            local column, its inputs exchanged to the full halo depth)
+ *  extent    the halo depth the loop always reaches (0: owned)
  *  redundant with [halo] redundant_computation the loop goes as far into the
  *            halo as its inputs are valid (1) or not (0)
  *  bytes     bytes per point the body streams besides its field arguments

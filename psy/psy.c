@@ -235,7 +235,7 @@ static int check_call(const gale_psy_t *p, int id, const gale_kdesc_t *k, const 
                        "precision; the kernel has a double-precision body only", k->name, a->name,
                        f->name);
         /* the halo the loop and the stencil read must exist in f */
-        const int need = (k->extent < 0 ? p->lm->depth : k->extent) + a->stencil;
+        const int need = k->extent + a->stencil;
         if (need > p->lm->depth)
             GALE_ERROR(GALE_ERR_INTERNAL, "kernel %s: argument '%s' is read to halo depth %d, "
                        "beyond the mesh's halo depth %d ([halo] depth)", k->name, a->name, need,
@@ -280,7 +280,7 @@ int gale_psy_launch(gale_psy_t *p, int id, gale_psy_call_t *c)
     const gale_local_t *lm = p->lm;
     gale_field_t *also = c->also;
     const int redundant = p->o.redundant && k->redundant, edges = on_edges(k, c);
-    int d = k->extent < 0 ? lm->depth : k->extent;
+    int d = k->extent;
     if (redundant) d = imax(d, imin(reach(k, c), lm->depth));
     /* what is too stale for a loop over depth d, exchanged to the depth it
      * needs -- or, with redundant computation, to [halo] depth so that later
@@ -328,7 +328,7 @@ int gale_psy_launch(gale_psy_t *p, int id, gale_psy_call_t *c)
             GALE_CALL(gale_halo_end(h[j], ex[j]->data));
             ex[j]->halo_valid = xdepth;
         }
-        if (redundant) d = imax(d, imin(reach(k, c), lm->depth));
+        if (redundant) d = imax(k->extent, imin(reach(k, c), lm->depth));
         /* on one rank the interior is every column: no empty launch */
         const int i1 = range_end(p, edges, d);
         if (split < i1) gale_k_run(id, &ka, split, i1);

@@ -102,7 +102,8 @@ int gale_nl_setup(gale_model_t *m)
     for (size_t i = 0; i < sizeof bl / sizeof bl[0]; i++)
         GALE_CALL(bundle_create(m, bl[i].b, bl[i].name, bl[i].comps));
     struct { gale_field_t *f; const char *name; gale_loc_t loc; int layers; } fl[] = {
-        {&s->resu_w, "nl_resu_w", E, nl}, {&s->pe, "nl_pi_eos", C, nl}, {&s->vflux, "nl_vflux", E, nl},
+        {&s->resu_w, "nl_resu_w", E, nl}, {&s->pe, "nl_pi_eos", C, nl},
+        {&s->vflux, "nl_vflux", E, nl},
         {&s->vflux_i, "nl_vflux_i", E, nl + 1}, {&s->divi, "nl_divi", I, nl},
         {&s->tq, "nl_tq", I, nl},        {&s->ue, "nl_ue", C, nl},     {&s->vn, "nl_vn", C, nl},
         {&s->ke, "nl_ke", C, nl},        {&s->zeta, "nl_zeta", C, nl}, {&s->qabs, "nl_q", C, nl},
@@ -134,8 +135,8 @@ void gale_nl_free(gale_model_t *m)
     gale_nl_state_t *bl[] = {&s->xn, &s->xa, &s->tend, &s->ubar, &s->xo, &s->fn, &s->fl, &s->res,
                              &s->dwind, &s->rhs, &s->inc};
     for (size_t i = 0; i < sizeof bl / sizeof bl[0]; i++) bundle_free(bl[i]);
-    gale_field_t *f[] = {&s->rho, &s->resu_w, &s->pe, &s->vflux, &s->vflux_i, &s->divi, &s->tq, &s->ue,
-                         &s->vn, &s->ke, &s->zeta, &s->qabs, &s->cor, &s->gridu, &s->gridu2,
+    gale_field_t *f[] = {&s->rho, &s->resu_w, &s->pe, &s->vflux, &s->vflux_i, &s->divi, &s->tq,
+                         &s->ue, &s->vn, &s->ke, &s->zeta, &s->qabs, &s->cor, &s->gridu, &s->gridu2,
                          &s->gridm, &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2,
                          &s->prof, &s->rhoe, &s->mth, &s->mpi};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
