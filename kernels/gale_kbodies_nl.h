@@ -34,15 +34,16 @@ static inline void gale_kb_nl_eos(const gale_kmesh_t *km, const gale_knl_t *nk, 
     for (int k = 0; k < km->nlev; k++) o[k] = pow(a * r[k] * (t[k] + t[k + 1]), kap);
 }
 
-/* The weak gradient terms on edge e: (cp theta_e (Pi2 - Pi1) + K2 - K1) l dz,
- * theta_e the mean of the four interface values of the edge's two layers,
- * K the cells' kinetic energy. Weak, as the mixed system's pressure
+/* The weak gradient terms on edge e: (cp theta_e (Pi2 - Pi1) + kw (K2 - K1))
+ * l dz, theta_e the mean of the four interface values of the edge's two
+ * layers, K the cells' kinetic energy (kw 1 in the vector-invariant form, 0
+ * in the advective one, whose transport carries it). Weak, as the mixed system's pressure
  * gradient: M_u^-1 l (K2 - K1) is the normal gradient, (K2 - K1) / d the
  * gradient along the line between the centres, which near the cube's edges
  * is not the normal (docs/nonlinear.md). */
 static inline void gale_kb_nl_pgrad(const gale_kmesh_t *km, const gale_knl_t *nk, int e,
                                     const double *restrict th, const double *restrict pi,
-                                    const double *restrict ke, double *restrict pg)
+                                    const double *restrict ke, double kw, double *restrict pg)
 {
     const int c1 = km->edge_cell[2 * e], c2 = km->edge_cell[2 * e + 1];
     const double *t1 = th + (size_t)c1 * km->si, *t2 = th + (size_t)c2 * km->si;
@@ -53,7 +54,7 @@ static inline void gale_kb_nl_pgrad(const gale_kmesh_t *km, const gale_knl_t *nk
     GALE_SIMD
     for (int k = 0; k < km->nlev; k++)
         o[k] = dz[k] * (l * (f * ((t1[k] + t1[k + 1]) + (t2[k] + t2[k + 1])) * (p2[k] - p1[k]) +
-                             (k2[k] - k1[k])));
+                             kw * (k2[k] - k1[k])));
 }
 
 /* fv = cp theta G_z Pi + g at interior interfaces (0 at the ground and the top). */
@@ -418,6 +419,87 @@ static inline void gale_kb_nl_mom(const gale_kmesh_t *km, const gale_knl_t *nk, 
                       gale_kb_nl_vadv(nk, nl, nr[2], nr[3], e2, n2, w2, k));
 }
 
+/* The advective form's wind (docs/nonlinear.md, "The advective form of the
+ * wind"): cell c's reconstructed wind as three Cartesian components, each
+ * a scalar the transport moves; the east and north basis turns from cell
+ * to cell, the Cartesian one does not. */
+static inline void gale_kb_nl_cart(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                   const double *restrict ue, const double *restrict un,
+                                   double *restrict cx, double *restrict cy, double *restrict cz)
+{
+    const int nl = km->nlev;
+    const size_t o = (size_t)c * km->sc;
+    const double *b = nk->enb + 6 * (size_t)c, *e = ue + o, *n = un + o;
+    double *x = cx + o, *y = cy + o, *z = cz + o;
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) {
+        x[k] = b[0] * e[k] + b[3] * n[k];
+        y[k] = b[1] * e[k] + b[4] * n[k];
+        z[k] = b[2] * e[k] + b[5] * n[k];
+    }
+}
+
+/* The horizontal advection of the wind on edge e, added to out: the mean
+ * over its two cells of n . (-(ubar . grad) U), each component's from the
+ * transport's flux form less U div(ubar) (t* = -div(U* ubar), dv =
+ * -div(ubar)), n taken in the cell's tangent plane (so the radial part, a
+ * deep-atmosphere metric term, drops out). */
+static inline void gale_kb_nl_madv(const gale_kmesh_t *km, const gale_knl_t *nk, int e,
+                                   const double *restrict cx, const double *restrict cy,
+                                   const double *restrict cz, const double *restrict tx,
+                                   const double *restrict ty, const double *restrict tz,
+                                   const double *restrict dv, double *restrict out)
+{
+    const int nl = km->nlev, sc = km->sc;
+    double *o = out + (size_t)e * sc;
+    for (int j = 0; j < 2; j++) {
+        const int c = km->edge_cell[2 * e + j];
+        const double *b = nk->enb + 6 * (size_t)c, *nr = nk->nrm + 4 * (size_t)e + 2 * j;
+        const double nx = 0.5 * (b[0] * nr[0] + b[3] * nr[1]);
+        const double ny = 0.5 * (b[1] * nr[0] + b[4] * nr[1]);
+        const double nz = 0.5 * (b[2] * nr[0] + b[5] * nr[1]);
+        const size_t q = (size_t)c * sc;
+        const double *x = cx + q, *y = cy + q, *z = cz + q, *ax = tx + q, *ay = ty + q, *az = tz + q,
+                     *d = dv + q;
+        GALE_SIMD
+        for (int k = 0; k < nl; k++)
+            o[k] += (nx * (ax[k] - x[k] * d[k]) + ny * (ay[k] - y[k] * d[k])) +
+                    nz * (az[k] - z[k] * d[k]);
+    }
+}
+
+/* The horizontal Courant number of cell c: dt times the volume the wind
+ * u carries out through its four sides per unit height, over its area --
+ * the explicit transport's stability measure (docs/nonlinear.md). */
+static inline void gale_kb_nl_cfl(const gale_kmesh_t *km, int c, double dt,
+                                  const double *restrict u, double *restrict cf)
+{
+    const double *x[4];
+    gale_kb_cell_edge_cols(km, c, u, x);
+    const int *ce = km->cell_edge + 4 * c;
+    const double *sg = km->cell_sign + 4 * c, h = dt / km->area[c];
+    double l[4];
+    for (int s = 0; s < 4; s++) l[s] = sg[s] * km->elen[ce[s]];
+    const double *restrict x0 = x[0], *restrict x1 = x[1], *restrict x2 = x[2], *restrict x3 = x[3];
+    double *o = cf + (size_t)c * km->sc;
+    GALE_SIMD
+    for (int k = 0; k < km->nlev; k++) {
+        const double a = l[0] * x0[k], b = l[1] * x1[k], d = l[2] * x2[k], e = l[3] * x3[k];
+        o[k] = h * (((a > 0 ? a : 0.0) + (b > 0 ? b : 0.0)) + ((d > 0 ? d : 0.0) + (e > 0 ? e : 0.0)));
+    }
+}
+
+/* q = f, the Coriolis parameter: the advective form's vorticity force is
+ * the Coriolis force alone. */
+static inline void gale_kb_nl_fcor(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                   double *restrict q)
+{
+    const double f = nk->fcor[c];
+    double *o = q + (size_t)c * km->sc;
+    GALE_SIMD
+    for (int k = 0; k < km->nlev; k++) o[k] = f;
+}
+
 /* The part of the normal wind on edge e that its two cells' reconstructed
  * winds do not carry: r = u - (U_1 . n + U_2 . n) / 2. On a uniform grid it
  * is (2 u_e - u_l - u_r) / 4, the second difference across the edge, and it
@@ -521,8 +603,8 @@ static inline void gale_kb_nl_rhoe(const gale_kmesh_t *km, const gale_knl_t *nk,
     K(nl_eos, CELLS, N, D, 0, 1, 0, 25, ((rho, C, R, 0), (th, I, R, 0), (pi, C, W, 0)),    \
       gale_kb_nl_eos(KM, NK, i, rho, th, pi), 0)                                           \
     K(nl_pgrad, EDGES, N, D, 0, 0, 0, 12,                                                  \
-      ((th, I, R, 1), (pi, C, R, 1), (ke, C, R, 1), (pg, E, W, 0)),                        \
-      gale_kb_nl_pgrad(KM, NK, i, th, pi, ke, pg), 0)                                      \
+      ((th, I, R, 1), (pi, C, R, 1), (ke, C, R, 1), (kw, S, R, 0), (pg, E, W, 0)),         \
+      gale_kb_nl_pgrad(KM, NK, i, th, pi, ke, kw, pg), 0)                                      \
     K(nl_vforce, CELLS, N, D, 0, 1, 0, 5, ((th, I, R, 0), (pi, C, R, 0), (fv, I, W, 0)),   \
       gale_kb_nl_vforce(KM, NK, i, th, pi, fv), 0)                                         \
     K(nl_rhs, CELLS, N, D, 0, 0, 0, 19,                                                    \
@@ -554,6 +636,16 @@ static inline void gale_kb_nl_rhoe(const gale_kmesh_t *km, const gale_knl_t *nk,
     K(nl_mom, EDGES, N, D, 0, 0, 0, 20,                                                    \
       ((ue, C, R, 1), (un, C, R, 1), (wb, I, R, 1), (out, E, W, 0)),                       \
       gale_kb_nl_mom(KM, NK, i, ue, un, wb, out), 0)                                       \
+    K(nl_cart, CELLS, N, D, 0, 1, 48.0 / NL, 6,                                            \
+      ((ue, C, R, 0), (un, C, R, 0), (cx, C, W, 0), (cy, C, W, 0), (cz, C, W, 0)),         \
+      gale_kb_nl_cart(KM, NK, i, ue, un, cx, cy, cz), 0)                                   \
+    K(nl_madv, EDGES, N, D, 0, 0, 0, 22,                                                   \
+      ((cx, C, R, 1), (cy, C, R, 1), (cz, C, R, 1), (tx, C, R, 1), (ty, C, R, 1),          \
+       (tz, C, R, 1), (dv, C, R, 1), (out, E, RW, 0)),                                     \
+      gale_kb_nl_madv(KM, NK, i, cx, cy, cz, tx, ty, tz, dv, out), 0)                      \
+    K(nl_cfl, CELLS, M, D, 0, 1, 0, 12, ((dt, S, R, 0), (u, E, R, 0), (cf, C, W, 0)),       \
+      gale_kb_nl_cfl(KM, i, dt, u, cf), 0)                                                 \
+    K(nl_fcor, CELLS, N, D, 0, 1, 8.0 / NL, 0, ((q, C, W, 0)), gale_kb_nl_fcor(KM, NK, i, q), 0) \
     K(nl_vort, CELLS, N, D, 0, 1, 192.0 / NL, 24, ((ue, C, R, 1), (un, C, R, 1), (zeta, C, W, 0)), \
       gale_kb_nl_vort(KM, NK, i, ue, un, zeta), 0)                                         \
     K(nl_tlin, CELLS, N, D, 0, 0, 0, 20,                                                   \

@@ -41,6 +41,7 @@ typedef struct {
     int pstride;            /* the field's stride, or 0 when every column has the same rows
                                (the horizontal mean's: one copy in cache, not one a column) */
     const double *fcor;     /* [ncell] 2 Omega sin(lat) */
+    const double *enb;      /* [6 ncell] the cell's east and north unit vectors, Cartesian */
     const double *prc;      /* [8 ncell] reconstruction: U_c (east, north) = sum_s prc[2s..] u_s */
     const double *nrm;      /* [4 nedge] the edge normal in its first, second cell's (east, north) */
     const int *vidx;        /* [12 ncell] the vorticity stencil's edges */

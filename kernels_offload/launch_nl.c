@@ -22,6 +22,7 @@ int gale_knl_init(gale_knl_t *nk)
 {
     const size_t nc = nk->ncell, ne = nk->nedge, D = sizeof(double);
     gale_koff_map(nk->fcor, nc * D);
+    gale_koff_map(nk->enb, 6 * nc * D);
     gale_koff_map(nk->prc, 8 * nc * D);
     gale_koff_map(nk->nrm, 4 * ne * D);
     gale_koff_map(nk->tng, 4 * ne * D);
@@ -32,7 +33,7 @@ int gale_knl_init(gale_knl_t *nk)
     gale_knl_t t = *nk;
     /* prof and rhoe are fields: placed when they were registered */
     t.prof = gale_koff_ptr(nk->prof), t.rhoe = gale_koff_ptr(nk->rhoe);
-    t.fcor = gale_koff_ptr(nk->fcor);
+    t.fcor = gale_koff_ptr(nk->fcor), t.enb = gale_koff_ptr(nk->enb);
     t.prc = gale_koff_ptr(nk->prc), t.nrm = gale_koff_ptr(nk->nrm);
     t.tng = gale_koff_ptr(nk->tng);
     t.vidx = gale_koff_ptr(nk->vidx), t.vw = gale_koff_ptr(nk->vw);
@@ -62,7 +63,7 @@ void gale_knl_finalize(gale_knl_t *nk)
     if (!im) return;
     if (im->on_device) omp_target_free(im->nd, gale_koff_dev());
     else gale_free(im->nd);
-    const void *a[] = {nk->fcor, nk->prc, nk->nrm, nk->tng, nk->vidx, nk->vw, nk->rd2i, nk->rd2c};
+    const void *a[] = {nk->fcor, nk->enb, nk->prc, nk->nrm, nk->tng, nk->vidx, nk->vw, nk->rd2i, nk->rd2c};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_koff_unmap(a[i]);
     gale_free(im);
     nk->impl = NULL;

@@ -13,6 +13,7 @@
 
 typedef struct {
     double *fcor; /* [ncell] 2 Omega z */
+    double *enb;  /* [6 ncell] the cell's east and north unit vectors (x, y, z each) */
     double *prc;  /* [8 ncell] per side, the (east, north) weights of U_c = sum_s prc_s u_s */
     double *nrm;  /* [4 nedge] the edge's normal in each of its two cells' (east, north) basis */
     double *tng;  /* [4 nedge] the direction from its first cell's centre to its second's, in each */

@@ -36,6 +36,7 @@ static int build_recon(const gale_cs_t *cs, const gale_local_t *lm, const double
 {
     const double R = cs->radius;
     GALE_ALLOC(s->fcor, nc);
+    GALE_ALLOC(s->enb, 6 * (size_t)nc);
     GALE_ALLOC(s->prc, 8 * (size_t)nc);
     GALE_ALLOC(s->nrm, 4 * (size_t)ne);
     GALE_ALLOC(s->tng, 4 * (size_t)ne);
@@ -44,6 +45,7 @@ static int build_recon(const gale_cs_t *cs, const gale_local_t *lm, const double
         gale_cs_cell_centre(cs, lm->cell_gid[c], x);
         gale_east_north(x, E, N);
         s->fcor[c] = 2.0 * om * x[2];
+        for (int i = 0; i < 3; i++) s->enb[6 * c + i] = E[i], s->enb[6 * c + 3 + i] = N[i];
         double G[2][2] = {{0, 0}, {0, 0}};
         for (int k = 0; k < 4; k++) {
             gale_edge_geom_t eg;
@@ -215,6 +217,6 @@ int gale_vecinv_build(const gale_cs_t *cs, const gale_local_t *lm, const double 
 
 void gale_vecinv_free(gale_vecinv_t *t)
 {
-    void *a[] = {t->fcor, t->prc, t->nrm, t->tng, t->vw, t->vidx};
+    void *a[] = {t->fcor, t->enb, t->prc, t->nrm, t->tng, t->vw, t->vidx};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);
 }

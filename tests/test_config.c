@@ -687,6 +687,8 @@ static void test_namelist_gungho(void)
           "steps %d outer %d inner %d", c.timestepping.steps, c.timestepping.outer_iterations,
           c.timestepping.inner_iterations);
     CHECK_REL(c.timestepping.reference_reset_time, 3600.0, 0);
+    CHECK(c.dynamics.vector_invariant == 0 && c.dynamics.grid_damping == 0.0,
+          "vector_invariant %d grid_damping %g", c.dynamics.vector_invariant, c.dynamics.grid_damping);
     CHECK(c.mixed_solver.method == GALE_MIXED_GCR && c.mixed_solver.gcrk == 4 &&
               c.mixed_solver.max_iterations == 10 && c.mixed_solver.monitor_convergence == 1,
           "mixed_solver %d %d %d", c.mixed_solver.method, c.mixed_solver.gcrk,
@@ -700,7 +702,8 @@ static void test_namelist_gungho(void)
     /* the keys GungHo's namelist uses are not in the "not used" log */
     CHECK(!strstr(out, "planet.omega") && !strstr(out, "outer_iterations") &&
               !strstr(out, "reference_reset_time") && !strstr(out, "idealised.test") &&
-              !strstr(out, "section_choice.dynamics") && !strstr(out, "theta_surf"),
+              !strstr(out, "section_choice.dynamics") && !strstr(out, "theta_surf") &&
+              !strstr(out, "vector_invariant"),
           "gungho: the log:\n%s", out);
 
     /* rotating = .false. stops the rotation whatever &planet omega says, in
@@ -713,6 +716,12 @@ static void test_namelist_gungho(void)
     CHECK(st == GALE_OK && c.planet.omega == 0.0 && c.dynamics.equations == GALE_EQ_NONLINEAR &&
               c.initial.kase == GALE_CASE_RESTING && c.initial.profile == GALE_PROFILE_ISOTHERMAL,
           "rotating false: %d omega %g\n%s", st, c.planet.omega, out);
+    /* vector_invariant = .true. selects gale's other wind form */
+    st = parse_captured(1, &c, put_file("gh.nml", "&formulation vector_invariant = T /\n"
+                                                  "&idealised test = 'isot_atm' /\n"
+                                                  "&section_choice dynamics = 'gungho' /\n"), 0, NULL);
+    CHECK(st == GALE_OK && c.dynamics.vector_invariant == 1, "vector_invariant T: %d %d\n%s", st,
+          c.dynamics.vector_invariant, out);
     st = parse_captured(1, &c, put_file("gh.nml",
                                         "&section_choice dynamics = 'gungho' /\n"
                                         "&idealised test = 'gravity_wave' /\n"
@@ -950,9 +959,8 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
     {"&formulation\n shallow = .false.\n/\n",
      {"bad.nml:2: &formulation shallow = .false.: gale does not yet implement the deep "
       "atmosphere"}},
-    {"&formulation vector_invariant = F /\n",
-     {"bad.nml:1: &formulation vector_invariant = F: gale does not yet implement the "
-      "advective-form momentum equation"}},
+    {"&formulation vector_invariant = maybe /\n",
+     {"bad.nml:1: &formulation vector_invariant = 'maybe': not a logical (.true. or .false.)"}},
     {"&section_choice dynamics = 'gungho' /\n",
      {"bad.nml:1: &section_choice dynamics = 'gungho' needs &idealised test"}},
     {"&idealised\n test = 'deep_baroclinic_wave'\n/\n",

@@ -334,12 +334,14 @@ static void print_summary(const gale_model_t *m, const gale_run_results_t *r,
         printf("nonlinear: mass change %+.3e (largest %.3e), energy change %+.3e (largest per "
                "step %.3e), entropy change %+.3e; surface pressure %.2f..%.2f hPa (largest change "
                "%.3f hPa); max |u| %.3e, "
-               "|v| %.3e, |w| %.3e, grid mode %.3e m/s; %d reference state%s\n",
+               "|v| %.3e, |w| %.3e, grid mode %.3e m/s; Courant number %.3f (largest %.3f); "
+               "%d reference state%s\n",
                (b->mass - b0->mass) / b0->mass, m->nl->max_mass_change,
                (b->energy - b0->energy) / b0->energy, m->nl->max_energy_change,
                (b->entropy - b0->entropy) / b0->entropy, b->ps_min / 100, b->ps_max / 100,
                b->max_dps / 100, m->max_u,
-               b->max_v, m->max_w, b->max_grid, m->nl->resets, m->nl->resets == 1 ? "" : "s");
+               b->max_v, m->max_w, b->max_grid, b->max_cfl, gale_nl_max_cfl(m), m->nl->resets,
+               m->nl->resets == 1 ? "" : "s");
     }
     char res[48];
     if (isnan(r->residual)) snprintf(res, sizeof res, "not computed (prec_only)");
@@ -469,9 +471,11 @@ static int write_report(const char *path, const gale_model_t *m, const gale_run_
         gale_json_num(&j, "max_v", s->b.max_v);
         gale_json_num(&j, "max_ps_change", s->b.max_dps);
         gale_json_num(&j, "max_grid_mode", s->b.max_grid);
+        gale_json_num(&j, "courant", s->b.max_cfl);
+        gale_json_num(&j, "max_courant", gale_nl_max_cfl(m));
         /* the budgets after each step (0: the initial state) */
         static const char *const bn[GALE_NL_NHIST] = {"mass", "energy", "entropy", "ps_min",
-                                                         "grid_mode"};
+                                                         "grid_mode", "courant"};
         gale_json_obj(&j, "per_step");
         for (int q = 0; q < GALE_NL_NHIST; q++) {
             gale_json_arr(&j, bn[q]);
@@ -652,7 +656,7 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
         if (every > 0 && (m->step % every == 0 || m->step == steps)) {
             const gale_solver_stats_t *st = gale_solver_stats(m->solver);
             double el = gale_wtime() - t0;
-            char mix[160] = "", hel[80];
+            char mix[192] = "", hel[80];
             /* prec_only computes no residual: say so rather than print NaN */
             if (m->mixed) {
                 const gale_mixed_stats_t *ms = gale_mixed_stats(m->mixed);
@@ -670,9 +674,10 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
                          gale_solver_method_name(cfg.solver.method), st->last_iterations,
                          residual_ratio(st));
             if (m->nl) /* the budgets, and what the test cases watch */
-                snprintf(mix + strlen(mix), sizeof mix - strlen(mix), "dM/M0 %+.1e  ps %.2f..%.2f hPa  max|v| %.2e  ",
+                snprintf(mix + strlen(mix), sizeof mix - strlen(mix),
+                         "dM/M0 %+.1e  ps %.2f..%.2f hPa  max|v| %.2e  Courant %.2f  ",
                          (m->nl->b.mass - m->nl->b0.mass) / m->nl->b0.mass, m->nl->b.ps_min / 100,
-                         m->nl->b.ps_max / 100, m->nl->b.max_v);
+                         m->nl->b.ps_max / 100, m->nl->b.max_v, m->nl->b.max_cfl);
             gale_log(GALE_LOG_INFO,
                      "step %5d/%d  t %9.1f s  %s%s  dE/E0 %+.3e  max|w| %.3e m/s"
                      "  elapsed %.2f s  left %.2f s",

@@ -126,7 +126,13 @@ const gale_key_t gale_keys[] = {
      "linear|nonlinear",
      "linear: LFRic's gravity_wave mini-app; nonlinear: GungHo's compressible Euler equations "
      "(docs/nonlinear.md)"},
-    {"dynamics", "grid_damping", GALE_KT_REAL, OFF(dynamics.grid_damping), "0.25", 0.0, 1.0, NULL,
+    {"dynamics", "vector_invariant", GALE_KT_BOOL, OFF(dynamics.vector_invariant), "false", 0, 0,
+     NULL,
+     "nonlinear core: the wind equation in advective form (false, GungHo's: the reconstructed "
+     "wind's Cartesian components transported as theta is) or in vector-invariant form (the "
+     "vorticity force and the kinetic-energy gradient in the forcing; it needs grid_damping); "
+     "LFRic's &formulation vector_invariant; docs/nonlinear.md"},
+    {"dynamics", "grid_damping", GALE_KT_REAL, OFF(dynamics.grid_damping), "0.0", 0.0, 1.0, NULL,
      "nonlinear core: damping per time step of the wind's grid-scale modes that the cell "
      "reconstruction does not see, a biharmonic-like filter with e-folding time dt / grid_damping "
      "(0: off; at most 1, the explicit limit; docs/nonlinear.md; the linear core ignores it)"},

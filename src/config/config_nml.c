@@ -234,13 +234,11 @@ static const struct {
     {"finite_element", "element_order_v", WORD, NULL, NULL, "0"},
     {"boundaries", "limited_area", LOGICAL, NULL, NULL, "false"},
     /* Keys that change the equations or the test: gale's value or an error.
-     * Lifting one (a deep atmosphere, the advective wind) is a change here. */
+     * Lifting one (the deep atmosphere) is a change here. */
     {"formulation", "shallow", LOGICAL, NULL, NULL, "true",
      "gale does not yet implement the deep atmosphere: it solves the shallow-atmosphere "
      "equations only (shallow = .true.)"},
-    {"formulation", "vector_invariant", LOGICAL, NULL, NULL, "true",
-     "gale does not yet implement the advective-form momentum equation: its wind equation is "
-     "the vector-invariant one only (vector_invariant = .true.)"},
+    {"formulation", "vector_invariant", LOGICAL, "dynamics", "vector_invariant", NULL},
     {"initial_wind", "profile", WIND, NULL, NULL, NULL},
     {"transport", "equation_form", WORD, NULL, NULL, "conservative",
      "gale transports every field in flux (conservative) form (docs/transport.md)"},

@@ -1,9 +1,11 @@
 /* The nonlinear core's budgets (docs/nonlinear.md, "The code"): mass,
- * energy, entropy, surface pressure, the grid mode, per step. */
+ * energy, entropy, surface pressure, the grid mode, the Courant number, per step. */
 #include "gale_nonlinear.h"
 
 #include "gale_base.h"
 #include "gale_model.h"
+
+#include <math.h>
 
 void gale_nl_record(gale_model_t *m)
 {
@@ -11,7 +13,15 @@ void gale_nl_record(gale_model_t *m)
     if (m->step < 0 || m->step > m->steps) return;
     double *h = s->hist + GALE_NL_NHIST * (size_t)m->step;
     h[0] = s->b.mass, h[1] = s->b.energy, h[2] = s->b.entropy, h[3] = s->b.ps_min;
-    h[4] = s->b.max_grid;
+    h[4] = s->b.max_grid, h[5] = s->b.max_cfl;
+}
+
+double gale_nl_max_cfl(const gale_model_t *m)
+{
+    const gale_nl_t *s = m->nl;
+    double c = 0;
+    for (int st = 0; st <= m->step && st <= m->steps; st++) c = fmax(c, s->hist[GALE_NL_NHIST * (size_t)st + 5]);
+    return c;
 }
 
 /* Device-resident: the densities from one kernel, then one reproducible
@@ -52,6 +62,7 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
     }
     GALE_CALL(gale_psy_axpby(psy, &s->bdps, 1.0, &s->bps, -1.0, &s->bps0));
     GALE_CALL(gale_psy_nl_grid(psy, &s->k, &m->u, &s->ue, &s->vn, &s->gridu));
+    GALE_CALL(gale_psy_nl_cfl(psy, m->dt, &m->u, &s->bcfl));
     gale_psy_sum_t sum;
     gale_psy_sum_init(&sum);
     gale_psy_sum_dot(&sum, &s->rho, &s->one, m->area, m->dz);
@@ -59,16 +70,16 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
     gale_psy_sum_dot(&sum, &s->be, &s->one2, m->area, s->wl_int);
     gale_psy_sum_dot(&sum, &s->rho, &s->one, m->area, s->wl);
     gale_psy_sum_dot(&sum, &s->bent, &s->one, m->area, m->dz);
-    double v[5], mx[3];
+    double v[5], mx[4];
     GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, v));
     GALE_CALL(gale_psy_minmax(psy, &s->bps, &b->ps_min, &b->ps_max));
-    const gale_field_t *f[3] = {&s->vn, &s->bdps, &s->gridu};
-    int64_t gid[3];
-    int lev[3];
-    GALE_CALL(gale_psy_check_finite(psy, 3, f, mx, gid, lev));
+    const gale_field_t *f[4] = {&s->vn, &s->bdps, &s->gridu, &s->bcfl};
+    int64_t gid[4];
+    int lev[4];
+    GALE_CALL(gale_psy_check_finite(psy, 4, f, mx, gid, lev));
     b->mass = v[0], b->kinetic = v[1], b->internal = v[2], b->potential = v[3], b->entropy = v[4];
     b->energy = (v[1] + v[2]) + v[3];
-    b->max_v = mx[0], b->max_dps = mx[1], b->max_grid = mx[2];
+    b->max_v = mx[0], b->max_dps = mx[1], b->max_grid = mx[2], b->max_cfl = mx[3];
     s->recon_fresh = 1; /* ue, vn, ke and zeta are u's now */
     return GALE_OK;
 }

@@ -24,9 +24,10 @@ typedef struct {
     double max_v;         /* max |meridional wind| at cell centres [m s-1] */
     double max_dps;       /* max |surface pressure - its initial value| [Pa] */
     double max_grid;      /* max |u - NPu|: the wind the cell reconstruction does not see [m s-1] */
+    double max_cfl;       /* max horizontal Courant number of u at dt (outflow over content) */
 } gale_nl_budget_t;
 
-#define GALE_NL_NHIST 5
+#define GALE_NL_NHIST 6
 
 /* The state's components: GungHo's igh_u, igh_t, igh_d, igh_p, the wind
  * in its horizontal (edges) and vertical (interfaces) parts. */
@@ -48,6 +49,7 @@ typedef struct gale_nl {
     gale_field_t mth, mpi; /* reference_state = mean: the mean theta and lowest Pi in every column */
     double next_reset;     /* model time of the next reference reset [s] */
     double grid_rate;      /* the grid-mode filter's rate, [dynamics] grid_damping / dt [1/s] */
+    int vecinv;            /* [dynamics] vector_invariant: the wind's form */
     int resets;
     gale_transport_t tr;   /* reconstruction stencils and their scratch */
     /* fields: rho is prognostic (u, w, theta = m->b, Pi = m->p are the model's) */
@@ -68,6 +70,9 @@ typedef struct gale_nl {
     gale_field_t pe;               /* Pi from the equation of state of the latest rho, theta */
     gale_field_t vflux, vflux_i;   /* the advecting wind's volume fluxes: layers, interfaces */
     gale_field_t divi;             /* -div_h of vflux_i (the advective form's correction) */
+    gale_field_t divc;             /* -div_h of vflux (the advective wind's) */
+    gale_field_t cart[3], tcart[3];/* the advective wind: the reconstructed wind's Cartesian
+                                      components, their flux-form tendencies */
     gale_field_t tq;               /* an interface field's flux-form tendency */
     gale_field_t ue, vn, ke, zeta, qabs; /* per cell: reconstructed wind, K, vorticity, the
                                             absolute vorticity the force uses */
@@ -75,6 +80,7 @@ typedef struct gale_nl {
     gale_field_t gridu, gridu2, gridm; /* (I - NP) u (the filter's and the budget's),
                                           (I - NP)^2 u, M_u (I - NP)^2 u */
     gale_field_t be, bent, bps, bps0, bdps, one, one2; /* the budgets' densities */
+    gale_field_t bcfl;                             /* the Courant number per cell and layer */
     gale_nl_budget_t b0, b;                        /* at the start, now */
     double max_mass_change, max_energy_change;     /* relative: to step 0, and per step */
     double *wl, *wl_int, *wl_kin; /* the budgets' level weights: g z dz [nlev]; dz in e's
@@ -82,7 +88,7 @@ typedef struct gale_nl {
     int have_ps0;
     int recon_fresh; /* ue, vn, ke, zeta are the current u's (the budget's): the next forcing reuses them */
     double *hist;          /* [GALE_NL_NHIST (steps + 1)]: mass, energy, entropy, min surface
-                              pressure, max_grid after each step */
+                              pressure, max_grid, max_cfl after each step */
 } gale_nl_t;
 
 /* Collective, from gale_model_setup once the mesh, psy and geometry exist:
@@ -98,6 +104,8 @@ int gale_nl_step(struct gale_model *m);
 int gale_nl_budget(struct gale_model *m, gale_nl_budget_t *b);
 /* Keeps m->nl->b in the per-step record. */
 void gale_nl_record(struct gale_model *m);
+/* The largest Courant number of the steps recorded so far. */
+double gale_nl_max_cfl(const struct gale_model *m);
 /* The reference c^2 and N^2 of the case (the preconditioner's constants),
  * before anything is set up. */
 void gale_nl_constants(const gale_config_t *cfg, double *c2, double *n2);

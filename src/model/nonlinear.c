@@ -84,7 +84,7 @@ int gale_nl_setup(gale_model_t *m)
     }
     k->prof = s->prof.data, k->rhoe = s->rhoe.data;
     k->pstride = cfg->timestepping.reference_state == GALE_REFERENCE_MEAN ? 0 : s->prof.stride;
-    k->fcor = s->geo.fcor, k->prc = s->geo.prc, k->nrm = s->geo.nrm;
+    k->fcor = s->geo.fcor, k->enb = s->geo.enb, k->prc = s->geo.prc, k->nrm = s->geo.nrm;
     k->tng = s->geo.tng, k->vidx = s->geo.vidx, k->vw = s->geo.vw, k->rd2i = s->rd2i, k->rd2c = s->rd2c;
     GALE_CALL(gale_knl_init(k));
     /* unlimited: a limiter switching on the background's extrema made
@@ -111,10 +111,22 @@ int gale_nl_setup(gale_model_t *m)
         {&s->gridu2, "nl_gridu2", E, nl}, {&s->gridm, "nl_gridm", E, nl},
         {&s->be, "nl_energy", C, 2 * sc}, {&s->bent, "nl_entropy", C, nl}, {&s->bps, "nl_ps", C, 1},
         {&s->bps0, "nl_ps0", C, 1}, {&s->bdps, "nl_dps", C, 1},    {&s->one, "nl_one", C, nl},
-        {&s->one2, "nl_one2", C, 2 * sc},
+        {&s->one2, "nl_one2", C, 2 * sc}, {&s->bcfl, "nl_cfl", C, nl},
     };
     for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
         GALE_CALL(fld(m, fl[i].f, fl[i].name, fl[i].loc, fl[i].layers));
+    s->vecinv = cfg->dynamics.vector_invariant;
+    if (!s->vecinv) {
+        static const char *const cn[3] = {"nl_ux", "nl_uy", "nl_uz"}, *const tn[3] = {"nl_tux", "nl_tuy",
+                                                                                      "nl_tuz"};
+        GALE_CALL(fld(m, &s->divc, "nl_divc", C, nl));
+        for (int i = 0; i < 3; i++) {
+            GALE_CALL(fld(m, &s->cart[i], cn[i], C, nl));
+            GALE_CALL(fld(m, &s->tcart[i], tn[i], C, nl));
+        }
+        /* the advective form's vorticity force is the Coriolis force: q = f, once */
+        GALE_CALL(gale_psy_nl_fcor(m->psy, k, &s->qabs));
+    }
     GALE_CALL(gale_case_initial_state(m));
     GALE_CALL(gale_nl_reference(m));
     /* per step, so that it scales with the grid as the wind's own rate u / dx does (dt ~ dx) */
@@ -137,8 +149,9 @@ void gale_nl_free(gale_model_t *m)
     for (size_t i = 0; i < sizeof bl / sizeof bl[0]; i++) bundle_free(bl[i]);
     gale_field_t *f[] = {&s->rho, &s->resu_w, &s->pe, &s->vflux, &s->vflux_i, &s->divi, &s->tq,
                          &s->ue, &s->vn, &s->ke, &s->zeta, &s->qabs, &s->cor, &s->gridu, &s->gridu2,
-                         &s->gridm, &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2,
-                         &s->prof, &s->rhoe, &s->mth, &s->mpi};
+                         &s->gridm, &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2, &s->bcfl,
+                         &s->prof, &s->rhoe, &s->mth, &s->mpi, &s->divc, &s->cart[0],
+                         &s->cart[1], &s->cart[2], &s->tcart[0], &s->tcart[1], &s->tcart[2]};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (f[i]->data) gale_psy_field_free(f[i]);
     gale_transport_free(&s->tr);

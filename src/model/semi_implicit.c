@@ -30,8 +30,10 @@ static int bundle_axpby(gale_psy_t *psy, const gale_nl_state_t *z, double a, con
 
 /* The transport tendencies of the advected state's latest stage: rho in
  * flux form, theta and w in advective form (flux form less q div), u by its
- * vertical advection; the horizontal vector-invariant terms are the
- * time-centred forcing's, weak (docs/nonlinear.md). */
+ * vertical advection and, in the advective form, by the horizontal
+ * advection of its reconstruction's Cartesian components; in the
+ * vector-invariant form the horizontal terms are the time-centred
+ * forcing's, weak (docs/nonlinear.md). */
 static int tendencies(gale_model_t *m, gale_nl_t *s)
 {
     gale_psy_t *psy = m->psy;
@@ -52,7 +54,16 @@ static int tendencies(gale_model_t *m, gale_nl_t *s)
     }
     GALE_CALL(gale_psy_nl_recon(psy, &s->k, xa[U], &s->ue, &s->vn, &s->ke));
     GALE_CALL(gale_psy_nl_mom(psy, &s->k, &s->ue, &s->vn, wbar, tend[U]));
-    return GALE_OK;
+    if (s->vecinv) return GALE_OK;
+    gale_field_t *cx = s->cart, *tx = s->tcart;
+    GALE_CALL(gale_psy_nl_cart(psy, &s->k, &s->ue, &s->vn, &cx[0], &cx[1], &cx[2]));
+    for (int i = 0; i < 3; i++) { /* qf and fq are rho's flux-form work, used again at once */
+        GALE_CALL(gale_psy_tr_faces(psy, k, &cx[i], &t->qf));
+        GALE_CALL(gale_psy_tr_hflux(psy, k, &s->vflux, &t->qf, &t->fq));
+        GALE_CALL(gale_psy_tr_tend(psy, k, &t->fq, NULL, &tx[i]));
+    }
+    return gale_psy_nl_madv(psy, &s->k, &cx[0], &cx[1], &cx[2], &tx[0], &tx[1], &tx[2], &s->divc,
+                            tend[U]);
 }
 
 /* SSP-RK3 (Shu & Osher) of the state at time level n into the advected
@@ -75,9 +86,11 @@ static int transport(gale_model_t *m, gale_nl_t *s, double dt)
 
 /* ---- the forcing and the residual ---- */
 
-/* The forcing F of the state (u, theta, Pi), weak in u: the pressure and
- * kinetic-energy gradients less the vorticity force (absolute vorticity),
- * and the grid-mode filter; the vertical forcing in w. */
+/* The forcing F of the state (u, theta, Pi), weak in u: the pressure
+ * gradient less the vorticity force -- in the vector-invariant form also
+ * the kinetic-energy gradient, and the absolute vorticity, anticipated; in
+ * the advective form f alone (qabs, set once) -- and the grid-mode filter;
+ * the vertical forcing in w. */
 static int forcing(gale_model_t *m, gale_nl_t *s, const gale_nl_state_t *F)
 {
     gale_psy_t *psy = m->psy;
@@ -85,13 +98,15 @@ static int forcing(gale_model_t *m, gale_nl_t *s, const gale_nl_state_t *F)
     /* the budget at the end of the last step reconstructed this u already */
     if (!s->recon_fresh) {
         GALE_CALL(gale_psy_nl_recon(psy, &s->k, x[U], &s->ue, &s->vn, &s->ke));
-        GALE_CALL(gale_psy_nl_vort(psy, &s->k, &s->ue, &s->vn, &s->zeta));
+        if (s->vecinv) GALE_CALL(gale_psy_nl_vort(psy, &s->k, &s->ue, &s->vn, &s->zeta));
     }
     s->recon_fresh = 0; /* the filter below and the transport reconstruct other winds */
-    GALE_CALL(gale_psy_tr_faces(psy, &s->tr.ktr, &s->zeta, &s->tr.qf));
-    GALE_CALL(gale_psy_nl_apvm(psy, &s->k, 0.5 * m->dt, &s->zeta, &s->tr.qf, x[U], &s->qabs));
+    if (s->vecinv) {
+        GALE_CALL(gale_psy_tr_faces(psy, &s->tr.ktr, &s->zeta, &s->tr.qf));
+        GALE_CALL(gale_psy_nl_apvm(psy, &s->k, 0.5 * m->dt, &s->zeta, &s->tr.qf, x[U], &s->qabs));
+    }
     GALE_CALL(gale_psy_nl_corw(psy, &s->k, &s->ue, &s->vn, &s->qabs, &s->cor));
-    GALE_CALL(gale_psy_nl_pgrad(psy, &s->k, x[T], x[P], &s->ke, pg));
+    GALE_CALL(gale_psy_nl_pgrad(psy, &s->k, x[T], x[P], &s->ke, s->vecinv ? 1.0 : 0.0, pg));
     GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, -1.0, &s->cor));
     /* the grid-mode filter, -rate M_u (I - NP)^2 u. ue, vn and ke are the
      * cell reconstruction's work fields, of whichever wind was reconstructed
@@ -176,6 +191,7 @@ int gale_nl_step(gale_model_t *m)
         GALE_CALL(bundle_axpby(psy, &s->ubar, 0.5, &s->xn, 0.5, &s->x));
         GALE_CALL(gale_psy_nl_fluxes(psy, &s->k, s->ubar.f[U], &s->vflux, &s->vflux_i));
         GALE_CALL(gale_psy_tr_tend(psy, &s->tr.ktr, &s->vflux_i, NULL, &s->divi));
+        if (!s->vecinv) GALE_CALL(gale_psy_tr_tend(psy, &s->tr.ktr, &s->vflux, NULL, &s->divc));
         GALE_CALL(transport(m, s, m->dt));
         GALE_CALL(bundle_copy(psy, &s->xo, &s->x)); /* the wind it saw */
         for (int i = 0; i < cfg->timestepping.inner_iterations; i++) {
