@@ -246,8 +246,33 @@ def machine():
     info["mpi"] = first_line(["mpichversion"]) if shutil.which("mpichversion") else first_line([MPIEXEC, "--version"])
     # GALE_BENCH_SOURCE describes a tree that is not a git checkout (a snapshot)
     info["git"] = os.environ.get("GALE_BENCH_SOURCE") or first_line(["git", "-C", ROOT, "describe", "--always", "--dirty"])
+    info["code"] = code_revision()
     info["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     return info
+
+
+# what the gale binary and its runs are made from: a result run at one
+# code revision stays valid across commits that change only docs, tests or
+# bench scripts
+CODE_PATHS = ["CMakeLists.txt", "CMakePresets.json", "cmake", "base", "layout", "kernels", "kernels_cpu",
+              "kernels_offload", "halo", "psy", "solver", "io", "src", "configs"]
+
+
+def code_revision():
+    """The last commit that changed a CODE_PATHS path, with "-dirty" when one
+    of them has uncommitted changes ("" outside a git checkout)."""
+    if os.environ.get("GALE_BENCH_SOURCE"):
+        return os.environ["GALE_BENCH_SOURCE"]
+    def out(*args):
+        try:
+            r = subprocess.run(["git", "-C", ROOT, *args, "--", *CODE_PATHS], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+        except OSError:
+            return None
+        return r.stdout.strip() if r.returncode == 0 else None
+
+    rev, dirty = out("log", "-1", "--format=%h"), out("status", "--porcelain")
+    return rev + ("-dirty" if dirty else "") if rev else ""
 
 
 # ---- runs ----
