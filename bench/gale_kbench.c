@@ -73,6 +73,8 @@ static const source_t sources[] = {
     {"single_tridiagonal", NULL, {"--solver.precision=single"}},
     {"single_multigrid", NULL, {"--solver.precision=single", "--solver.preconditioner=multigrid"}},
     {"nonlinear", "baroclinic_wave.ini", {"--solver.method=prec_only"}},
+    {"vector_invariant", "baroclinic_wave.ini",
+     {"--solver.method=prec_only", "--dynamics.vector_invariant=true", "--dynamics.grid_damping=0.25"}},
     {"transport", "deformational.ini", {NULL}},
 };
 #define NSRC ((int)(sizeof sources / sizeof sources[0]))
