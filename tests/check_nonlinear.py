@@ -20,7 +20,8 @@ usage: check_nonlinear.py MPIEXEC GALE WORKDIR MODE
                  the advective wind stays there with no filter
   gungho         GungHo's own settings (configs/lfric_gungho.nml: dt 3600 s,
                  'dcmip' layers, gcr(4) to 0.1 over one V-cycle) for 2 days:
-                 GungHo's 2-4 iterations a solve, the mass to 1e-13 (with Pi
+                 GungHo's 2-4 iterations a solve, the mass to 1e-13, the
+                 Courant number of the jet, proportional to dt (with Pi
                  from the equation of state after every solve, as before
                  2026-12-03, it blew up at step 1)
   newton         the inner (Newton) iteration with exact solves: each
@@ -277,6 +278,19 @@ elif MODE == "output":
 elif MODE == "gungho":
     rep, _, _ = run(GUNGHO, ["--timestepping.steps=48"])
     nl, mx = rep["nonlinear"], rep["mixed_solver"]
+    # the Courant number of the initial state: u dt / dx of the jet (35 m/s
+    # over C16's mean cell width, 2 pi a / 64 = 625 km, at dt 3600 s: 0.20),
+    # up to 1.8x that where cells are smallest and the wind crosses them
+    # diagonally; proportional to dt, to the bit (dt / area is exact for dt
+    # halved)
+    c0 = nl["per_step"]["courant"][0]
+    half, _, _ = run(GUNGHO, ["--timestepping.steps=1", "--timestepping.dt=1800"])
+    c0h = half["nonlinear"]["per_step"]["courant"][0]
+    print(f"      initial Courant number {c0:.4f} at dt 3600 s, {c0h:.4f} at 1800 s; largest over "
+          f"2 days {nl['max_courant']:.4f}")
+    check(0.15 < c0 < 0.36, f"initial Courant number {c0:.4f} (0.15..0.36)")
+    check(c0h == c0 / 2, f"at half the step it halves: {c0h!r} == {c0!r} / 2")
+    check(nl["max_courant"] >= c0, f"max_courant {nl['max_courant']:.4f} >= the initial {c0:.4f}")
     print(f"      C16 'dcmip' L30 2 days: {mx['iterations_mean']:.2f} gcr iterations a solve, "
           f"{mx['global_sums'] / 48:.1f} global sums a step, mass change "
           f"{nl['mass_rel_change']:+.3e}, ps {nl['ps_min'] / 100:.2f}..{nl['ps_max'] / 100:.2f} hPa")
