@@ -24,6 +24,9 @@ usage: check_nonlinear.py MPIEXEC GALE WORKDIR MODE
                  Courant number of the jet, proportional to dt (with Pi
                  from the equation of state after every solve, as before
                  2026-12-03, it blew up at step 1)
+  substeps       the transport's substeps (GungHo's settings, C16, 1 day):
+                 ceil(C / transport_courant) of them, and the transport's
+                 time error falls at third order (SSP-RK3) with their number
   newton         the inner (Newton) iteration with exact solves: each
                  column's reference state makes the right-hand side fall at
                  least 4.5x per inner iteration; the horizontal mean's, less
@@ -162,18 +165,23 @@ elif MODE == "reproducible":
             check(cs == ref, f"{what}: checksums identical to np=1's")
     case = ["--mesh.name=C6", "--extrusion.levels=10", "--extrusion.top=30000",
             "--planet.scaling=1", "--timestepping.steps=2", "--multigrid.levels=2"]
-    # both reference states (each column's reads its halo columns' rows) and
-    # both forms of the wind equation
-    for rs, form in (("mean", "false"), ("column", "false"), ("mean", "true")):
+    # both reference states (each column's reads its halo columns' rows),
+    # both forms of the wind equation, and transport substeps (their number
+    # a global max)
+    for rs, form, sub in (("mean", "false", []), ("column", "false", []), ("mean", "true", []),
+                          ("mean", "false", ["--dynamics.transport_courant=0.01"])):
         ref = None
         for np, th, extra in ((1, 1, []), (3, 1, []), (1, 2, []),
                               (2, 1, ["--halo.redundant_computation=true", "--halo.depth=2"])):
             rep, _, _ = run(BWAVE, case + [f"--timestepping.reference_state={rs}",
-                                           f"--dynamics.vector_invariant={form}", *extra],
+                                           f"--dynamics.vector_invariant={form}", *sub, *extra],
                             np=np, threads=th)
             cs = rep["checksums"]
-            what = (f"baroclinic_wave reference_state={rs} vector_invariant={form} np={np} "
-                    f"threads={th} {' '.join(extra)}")
+            if sub and ref is None:
+                ns = rep["nonlinear"]["transport_substeps_max"]
+                check(ns > 1, f"{' '.join(sub)}: {ns} transport substeps at most (> 1)")
+            what = (f"baroclinic_wave reference_state={rs} vector_invariant={form} "
+                    f"{' '.join(sub)} np={np} threads={th} {' '.join(extra)}")
             print(f"      {what.rstrip()}: {cs}")
             if ref is None:
                 ref = cs
@@ -276,6 +284,21 @@ elif MODE == "output":
         check(20 < abs(float(lat[j])) < 60, f"u_zonal peaks at latitude {float(lat[j]):.1f} (20..60)")
 
 elif MODE == "gungho":
+    # LFRic's own example with only the deep atmosphere changed (gale's is
+    # shallow) reads as configs/lfric_gungho.nml: its transport keys (each
+    # field's form, the methods gale's scheme stands for, cfl_mol_2d_stab)
+    # included -- the same checksums after 2 steps
+    example = os.path.join(HERE, "data", "lfric", "gungho_example.nml")
+    with open(example) as f:
+        text = f.read()
+    check(text.count("shallow=.false.,") == 1, "the example sets shallow=.false. once")
+    shallow = os.path.join(WORKDIR, "example_shallow.nml")
+    with open(shallow, "w") as f:
+        f.write(text.replace("shallow=.false.,", "shallow=.true.,"))
+    ex, _, _ = run(shallow, ["--timestepping.steps=2"])
+    own, _, _ = run(GUNGHO, ["--timestepping.steps=2"])
+    check(ex["checksums"] == own["checksums"], f"LFRic's example (shallow) and "
+          f"configs/lfric_gungho.nml: checksums {ex['checksums']} == {own['checksums']}")
     rep, _, _ = run(GUNGHO, ["--timestepping.steps=48"])
     nl, mx = rep["nonlinear"], rep["mixed_solver"]
     # the Courant number of the initial state: u dt / dx of the jet (35 m/s
@@ -300,6 +323,37 @@ elif MODE == "gungho":
           f"|mass_rel_change| = {abs(nl['mass_rel_change']):.3e} (< 1e-13)")
     check(99000 < nl["ps_min"] and nl["ps_max"] < 101000,
           f"ps {nl['ps_min']:.1f}..{nl['ps_max']:.1f} Pa within 990..1010 hPa")
+
+elif MODE == "substeps":
+    # 24 steps of GungHo's C16 (Courant number 0.25 at dt 3600 s) with the
+    # substep limit lowered so that the transport takes 1, 2, 3 and 5
+    # substeps (C / limit = 0.25 / 0.15 -> 2, / 0.1 -> 3, / 0.06 -> 5), against
+    # 13 (/ 0.02): only the transport's time step differs, so the
+    # difference is its time error, third order for SSP-RK3 -- 8x from 1 to
+    # 2 substeps, 3.4x from 2 to 3 (measured 8.2x and 3.5x)
+    def state(lim):
+        d = os.path.join(WORKDIR, f"l{lim}")
+        rep, _, _ = run(GUNGHO, ["--timestepping.steps=24", f"--dynamics.transport_courant={lim}",
+                                 "--checkpoint.period=24", f"--checkpoint.dir={d}"], threads=2)
+        ck = gale_ckpt.read(os.path.join(d, "gale_ckpt_000024.ckpt"))
+        return rep["nonlinear"], {n: ck.field(n)[2] for n in ("u", "theta", "pi", "rho")}
+
+    ref_nl, ref = state(0.02)
+    err, nsub = {}, {}
+    for lim, want in ((0, 1), (0.15, 2), (0.1, 3), (0.06, 5)):
+        nl, x = state(lim)
+        nsub[lim] = nl["transport_substeps_max"]
+        check(nsub[lim] == want, f"limit {lim}: {nsub[lim]} substeps at most (" +
+              (f"ceil(0.25 / {lim}) = {want})" if lim else "no limit: 1)"))
+        err[lim] = {n: math.sqrt(sum((a - b) ** 2 for a, b in zip(x[n], ref[n])) / len(x[n])) for n in x}
+        print(f"      {want} substep(s): rms difference to 13: " +
+              ", ".join(f"{n} {e:.3e}" for n, e in err[lim].items()))
+    check(ref_nl["transport_substeps_max"] == 13,
+          f"limit 0.02: {ref_nl['transport_substeps_max']} substeps at most (13)")
+    for n in ("u", "theta", "pi", "rho"):
+        r12, r23 = err[0][n] / err[0.15][n], err[0.15][n] / err[0.1][n]
+        check(r12 >= 6.5 and r23 >= 3.0, f"{n}: the time error falls {r12:.2f}x from 1 to 2 "
+              f"substeps (>= 6.5, third order 8) and {r23:.2f}x from 2 to 3 (>= 3.0, third order 3.4)")
 
 elif MODE == "newton":
     # the right-hand side of each inner iteration, from the solver's monitor:
@@ -329,7 +383,8 @@ elif MODE == "bad_input":
                                 (BWAVE, ["--planet.scaling=125"], "scaling"),
                                 (DCMIP31, ["--dynamics.mass_matrix=lumped"], "mass_matrix"),
                                 (DCMIP31, ["--diagnostics.fields=b"], "'b'"),
-                                (BWAVE, ["--dynamics.grid_damping=1.5"], "grid_damping")):
+                                (BWAVE, ["--dynamics.grid_damping=1.5"], "grid_damping"),
+                                (BWAVE, ["--dynamics.transport_courant=-1"], "transport_courant")):
         _, r, codes = run(config, small + extra, np=2, expect_ok=False)
         msg = [l for l in (r.stdout + r.stderr).splitlines() if "error" in l]
         print(f"      {' '.join(extra)}: rank exit status {codes}, {msg}")

@@ -9,12 +9,14 @@ set(GALE_NONLINEAR_CMD ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_nonlinea
     ${GALE_MPIEXEC} ${GALE_EXE} ${GALE_NONLINEAR_OUT})
 
 # one rank, one thread: resting, linearity, grid_mode, output, gungho,
-# newton; one rank, two threads: balanced_jet (the issue's C24, 2 days); two
+# newton; one rank, two threads: balanced_jet (the issue's C24, 2 days),
+# substeps; two
 # or more ranks (oversubscribed to 5): reproducible, restart
-foreach(mode resting linearity reproducible restart balanced_jet grid_mode output gungho newton)
+foreach(mode resting linearity reproducible restart balanced_jet grid_mode output gungho substeps
+             newton)
   set(np 1)
   set(timeout 180)
-  if(mode MATCHES "reproducible|restart|balanced_jet")
+  if(mode MATCHES "reproducible|restart|balanced_jet|substeps")
     set(np 2)
   endif()
   if(mode STREQUAL "balanced_jet")

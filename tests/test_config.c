@@ -716,6 +716,21 @@ static void test_namelist_gungho(void)
     CHECK(st == GALE_OK && c.planet.omega == 0.0 && c.dynamics.equations == GALE_EQ_NONLINEAR &&
               c.initial.kase == GALE_CASE_RESTING && c.initial.profile == GALE_PROFILE_ISOTHERMAL,
           "rotating false: %d omega %g\n%s", st, c.planet.omega, out);
+    /* LFRic's transport: the example's forms and methods are accepted, its
+     * methods listed as stood in for, cfl_mol_2d_stab the substep limit */
+    st = parse_captured(1, &c, put_file("gh.nml",
+                                        "&section_choice dynamics = 'gungho' /\n"
+                                        "&idealised test = 'deep_baroclinic_wave' /\n"
+                                        "&transport cfl_mol_2d_stab = 0.8, equation_form = 1,3,2,3,\n"
+                                        " field_names = 'density','potential_temperature','wind',"
+                                        "'moisture', horizontal_method = 4*2, scheme = 4*3,\n"
+                                        " panel_edge_treatment = 'remapping' /\n"), 0, NULL);
+    CHECK(st == GALE_OK && c.dynamics.transport_courant == 0.8 &&
+              strstr(out, "stood in for by gale's one scheme") &&
+              strstr(out, "transport.horizontal_method, transport.scheme, "
+                          "transport.panel_edge_treatment") &&
+              !strstr(out, "cfl_mol_2d_stab") && !strstr(out, "equation_form"),
+          "LFRic's transport: %d courant %g\n%s", st, c.dynamics.transport_courant, out);
     /* vector_invariant = .true. selects gale's other wind form */
     st = parse_captured(1, &c, put_file("gh.nml", "&formulation vector_invariant = T /\n"
                                                   "&idealised test = 'isot_atm' /\n"
@@ -970,12 +985,34 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
      "&initial_wind\n profile = 'solid_body_rotation' /\n",
      {"bad.nml:4: &initial_wind profile = 'solid_body_rotation': gale's case baroclinic_wave sets "
       "its own wind, LFRic's profile 'deep_baroclinic_perturbed'"}},
-    {"&transport\n equation_form = 'conservative', 'advective'\n/\n",
-     {"bad.nml:2: &transport equation_form = 'advective': gale transports every field in flux "
-      "(conservative) form"}},
-    {"&transport panel_edge_treatment = 3*'extended_mesh' /\n",
-     {"bad.nml:1: &transport panel_edge_treatment = 'extended_mesh': gale reconstructs across "
-      "panel edges"}},
+    /* the transport: each field's form honoured or an error, LFRic's methods
+     * among its own values */
+    {"&section_choice dynamics = 'gungho' /\n&idealised test = 'deep_baroclinic_wave' /\n"
+     "&transport\n field_names = 'density', 'potential_temperature'\n equation_form = 2, 2\n/\n",
+     {"bad.nml:5: &transport equation_form = 2 for 'density': gale transports the density in "
+      "conservative (flux) form only (1)"}},
+    {"&section_choice dynamics = 'gungho' /\n&idealised test = 'deep_baroclinic_wave' /\n"
+     "&transport\n equation_form = 1, 3, 1\n field_names = 'density', 'potential_temperature', "
+     "'wind'\n/\n",
+     {"bad.nml:4: &transport equation_form = 1 (conservative) for 'wind': gale transports it in "
+      "advective form only"}},
+    {"&section_choice dynamics = 'gungho' /\n&idealised test = 'deep_baroclinic_wave' /\n"
+     "&transport equation_form = 4*3 /\n",
+     {"bad.nml:3: &transport equation_form needs field_names"}},
+    {"&section_choice dynamics = 'gungho' /\n&idealised test = 'deep_baroclinic_wave' /\n"
+     "&transport equation_form = 1, 3\n field_names = 'density' /\n",
+     {"bad.nml:3: &transport equation_form has 2 values, field_names (line 4) 1"}},
+    {"&section_choice dynamics = 'gungho' /\n&idealised test = 'deep_baroclinic_wave' /\n"
+     "&transport equation_form = 1, 7\n field_names = 'density', 'wind' /\n",
+     {"bad.nml:3: &transport equation_form = '7' (field 'wind'): not 1 (conservative), 2 "
+      "(advective) or 3 (consistent)"}},
+    {"&transport panel_edge_treatment = 3*'extended_mush' /\n",
+     {"bad.nml:1: &transport panel_edge_treatment = 'extended_mush': not one of LFRic's values "
+      "(none extended_mesh special_edges remapping)"}},
+    {"&transport\n scheme = 4*3, 9\n/\n",
+     {"bad.nml:2: &transport scheme = '9': not one of LFRic's values (1 2 3)"}},
+    {"&transport theta_variable = 'moist' /\n",
+     {"bad.nml:1: &transport theta_variable = 'moist': gale's atmosphere is dry"}},
     {"&extrusion\n number_of_layer = 10\n/\n",
      {"bad.nml:2: &extrusion number_of_layer: not a key of LFRic's gravity_wave or GungHo namelists; did you mean 'number_of_layers'?"}},
     {"&extrusion domain_hieght = 1.0e4 /\n", {"&extrusion domain_hieght: not a key", "did you mean 'domain_height'?"}},

@@ -334,13 +334,14 @@ static void print_summary(const gale_model_t *m, const gale_run_results_t *r,
         printf("nonlinear: mass change %+.3e (largest %.3e), energy change %+.3e (largest per "
                "step %.3e), entropy change %+.3e; surface pressure %.2f..%.2f hPa (largest change "
                "%.3f hPa); max |u| %.3e, "
-               "|v| %.3e, |w| %.3e, grid mode %.3e m/s; Courant number %.3f (largest %.3f); "
-               "%d reference state%s\n",
+               "|v| %.3e, |w| %.3e, grid mode %.3e m/s; Courant number %.3f (largest %.3f), "
+               "transport substeps at most %d; %d reference state%s\n",
                (b->mass - b0->mass) / b0->mass, m->nl->max_mass_change,
                (b->energy - b0->energy) / b0->energy, m->nl->max_energy_change,
                (b->entropy - b0->entropy) / b0->entropy, b->ps_min / 100, b->ps_max / 100,
                b->max_dps / 100, m->max_u,
-               b->max_v, m->max_w, b->max_grid, b->max_cfl, gale_nl_max_cfl(m), m->nl->resets,
+               b->max_v, m->max_w, b->max_grid, b->max_cfl, gale_nl_max_cfl(m),
+               m->nl->substeps_max, m->nl->resets,
                m->nl->resets == 1 ? "" : "s");
     }
     char res[48];
@@ -473,6 +474,8 @@ static int write_report(const char *path, const gale_model_t *m, const gale_run_
         gale_json_num(&j, "max_grid_mode", s->b.max_grid);
         gale_json_num(&j, "courant", s->b.max_cfl);
         gale_json_num(&j, "max_courant", gale_nl_max_cfl(m));
+        gale_json_num(&j, "transport_substeps_max", m->nl->substeps_max);
+        gale_json_num(&j, "transport_substeps", (double)m->nl->substeps);
         /* the budgets after each step (0: the initial state) */
         static const char *const bn[GALE_NL_NHIST] = {"mass", "energy", "entropy", "ps_min",
                                                          "grid_mode", "courant"};

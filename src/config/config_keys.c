@@ -136,6 +136,11 @@ const gale_key_t gale_keys[] = {
      "nonlinear core: damping per time step of the wind's grid-scale modes that the cell "
      "reconstruction does not see, a biharmonic-like filter with e-folding time dt / grid_damping "
      "(0: off; at most 1, the explicit limit; docs/nonlinear.md; the linear core ignores it)"},
+    {"dynamics", "transport_courant", GALE_KT_REAL, OFF(dynamics.transport_courant), "1.0", 0.0,
+     BIG, NULL,
+     "nonlinear core: the largest horizontal Courant number of one transport substep; each outer "
+     "iteration's transport takes ceil(C / transport_courant) SSP-RK3 substeps, C the advecting "
+     "wind's largest (0: one, whatever C; LFRic's &transport cfl_mol_2d_stab; docs/nonlinear.md)"},
 
     {"mixed_solver", "method", GALE_KT_ENUM, OFF(mixed_solver.method), "gcr", 0, 0,
      "gcr|prec_only",

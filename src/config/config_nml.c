@@ -138,13 +138,11 @@ enum {
     GH_NUM,  /* a number, as NUM */
     GH_CASE, /* &idealised test: the case, by the "lfric=gale" list */
     ROTATE,  /* &formulation rotating: .false. sets [planet] omega = 0 */
-    WIND     /* &initial_wind profile: must be the wind of the case, checked at the end */
+    WIND,    /* &initial_wind profile: must be the wind of the case, checked at the end */
+    FORMS,   /* &transport equation_form, field_names: each field's form, checked at the end */
+    SCHEME   /* &transport's choice of method (values checked): gale's one scheme stands for it */
 };
 
-/* &transport keys that choose LFRic's per-field schemes: gale has one. */
-#define TRANSPORT_NOTE                                                                       \
-    "gale's nonlinear core has one transport scheme, not LFRic's per-field choices "         \
-    "(docs/transport.md): remove the key"
 
 /* Keys with a gale counterpart. section == NULL: no counterpart, but gale
  * models only the listed values, so any other value is an error rather than a
@@ -240,21 +238,25 @@ static const struct {
      "equations only (shallow = .true.)"},
     {"formulation", "vector_invariant", LOGICAL, "dynamics", "vector_invariant", NULL},
     {"initial_wind", "profile", WIND, NULL, NULL, NULL},
-    {"transport", "equation_form", WORD, NULL, NULL, "conservative",
-     "gale transports every field in flux (conservative) form (docs/transport.md)"},
-    {"transport", "panel_edge_treatment", WORD, NULL, NULL, "",
-     "gale reconstructs across panel edges in each cell's tangent plane (docs/transport.md), "
-     "none of LFRic's treatments"},
-    {"transport", "panel_edge_high_order", WORD, NULL, NULL, "", TRANSPORT_NOTE},
-    {"transport", "scheme", WORD, NULL, NULL, "", TRANSPORT_NOTE},
-    {"transport", "splitting", WORD, NULL, NULL, "", TRANSPORT_NOTE},
-    {"transport", "horizontal_method", WORD, NULL, NULL, "", TRANSPORT_NOTE},
-    {"transport", "vertical_method", WORD, NULL, NULL, "", TRANSPORT_NOTE},
-    {"transport", "operators", WORD, NULL, NULL, "", TRANSPORT_NOTE},
-    {"transport", "reversible", WORD, NULL, NULL, "", TRANSPORT_NOTE},
-    {"transport", "theta_variable", WORD, NULL, NULL, "", TRANSPORT_NOTE},
-    {"transport", "moisture_eqn", WORD, NULL, NULL, "", TRANSPORT_NOTE},
-    {"transport", "consistent_metric", WORD, NULL, NULL, "", TRANSPORT_NOTE},
+    /* the transport: each field's form is honoured (or an error); LFRic's
+     * choice of method, among its documented values, is stood in for by
+     * gale's one scheme, and the run's log lists those keys as such
+     * (docs/lfric-namelist.md) */
+    {"transport", "equation_form", FORMS, NULL, NULL, NULL},
+    {"transport", "field_names", FORMS, NULL, NULL, NULL},
+    {"transport", "cfl_mol_2d_stab", GH_NUM, "dynamics", "transport_courant", NULL},
+    {"transport", "theta_variable", WORD, NULL, NULL, "dry",
+     "gale's atmosphere is dry: it transports the dry potential temperature ('dry')"},
+    {"transport", "scheme", SCHEME, NULL, NULL, "1 2 3"},
+    {"transport", "splitting", SCHEME, NULL, NULL, "1 2 3 4 5 6 7 8"},
+    {"transport", "horizontal_method", SCHEME, NULL, NULL, "0 1 2 3"},
+    {"transport", "vertical_method", SCHEME, NULL, NULL, "0 1 2 3"},
+    {"transport", "operators", SCHEME, NULL, NULL, "fv fem"},
+    {"transport", "panel_edge_treatment", SCHEME, NULL, NULL,
+     "none extended_mesh special_edges remapping"},
+    {"transport", "panel_edge_high_order", SCHEME, NULL, NULL, ".true. .false. T F"},
+    {"transport", "reversible", SCHEME, NULL, NULL, ".true. .false. T F"},
+    {"transport", "consistent_metric", SCHEME, NULL, NULL, ".true. .false. T F"},
 };
 #pragma GCC diagnostic pop
 enum { NMAP = sizeof lfric_map / sizeof lfric_map[0] };
@@ -301,6 +303,8 @@ typedef struct {
     int nunused;
     struct held { char val[GALE_STR]; int line; } prime, file, prefix, start, end, nitems, pc,
         wind, tol[2]; /* tol: si_pressure_tolerance, si_tolerance */
+    struct { char v[MAXV][NAME]; int n, line; } forms, names; /* equation_form, field_names */
+    char approx[512]; /* " group.key ..." of &transport's methods gale's scheme stands for */
     char *seen; /* " key key ... " of the current group: no fixed limit on keys */
     size_t nseen, capseen;
     struct { char tag[MAXV][NAME], text[GALE_STR]; long n; int line; } chain; /* chain_mesh_tags */
@@ -448,6 +452,28 @@ static void unrepeat(const char *v, char *out, size_t n)
     snprintf(out, n, "%.*s", (int)len, v);
 }
 
+/* A list of one value per field (repeat counts r*c expanded), at most MAXV. */
+static int hold_list(nml_t *r, int line, const char *group, const char *key,
+                     const char (*vals)[GALE_STR], int nval, char (*out)[NAME], int *n)
+{
+    *n = 0;
+    for (int i = 0; i < nval && i < MAXV; i++) {
+        long times = 1;
+        size_t d = strspn(vals[i], "0123456789");
+        if (d && vals[i][d] == '*') times = d > 3 ? MAXV + 1 : strtol(vals[i], NULL, 10);
+        for (long t = 0; t < times; t++) {
+            if (*n == MAXV)
+                GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: more than %d values (one per field)",
+                           r->path, line, group, key, MAXV);
+            unrepeat(vals[i], out[(*n)++], NAME);
+        }
+    }
+    if (nval > MAXV)
+        GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: more than %d values (one per field)", r->path,
+                   line, group, key, MAXV);
+    return GALE_OK;
+}
+
 /* chain_mesh_tags = 'C16', 'C8', ... (nval values, the first MAXV in vals;
  * a repeat count 2*'C8' stands for two): kept for resolve(). */
 static void hold_chain(nml_t *r, int line, const char (*vals)[GALE_STR], int nval)
@@ -529,6 +555,27 @@ static int assign(nml_t *r, int line, int g, const char *key, const char (*vals)
         snprintf(r->wind.val, sizeof r->wind.val, "%s", val);
         r->wind.line = line;
         return GALE_OK;
+    case FORMS: {
+        const int names = strcmp(key, "field_names") == 0;
+        r->names.line = names ? line : r->names.line, r->forms.line = names ? r->forms.line : line;
+        return names ? hold_list(r, line, group, key, vals, nval, r->names.v, &r->names.n)
+                     : hold_list(r, line, group, key, vals, nval, r->forms.v, &r->forms.n);
+    }
+    case SCHEME: {
+        char v[MAXV][NAME];
+        int n, nw = words(lfric_map[m].values, buf, sizeof buf, w);
+        GALE_CALL(hold_list(r, line, group, key, vals, nval, v, &n));
+        for (int i = 0; i < n; i++) {
+            int ok = 0;
+            for (int k = 0; k < nw && !ok; k++) ok = strcasecmp(v[i], w[k]) == 0;
+            if (!ok)
+                GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = '%s': not one of LFRic's values (%s)",
+                           r->path, line, group, key, v[i], lfric_map[m].values);
+        }
+        size_t len = strlen(r->approx);
+        snprintf(r->approx + len, sizeof r->approx - len, "%s%s.%s", len ? ", " : "", group, key);
+        return GALE_OK;
+    }
     case CHAIN: /* multigrid_chain_nitems is held like the mesh keys */
     case MESH:
     case STEP: {
@@ -817,6 +864,43 @@ static int resolve_wind(nml_t *r)
                gale_config_choice("initial", "case", r->cfg->initial.kase));
 }
 
+/* &transport equation_form, field by field (field_names): LFRic's 1
+ * conservative, 2 advective, 3 consistent (advective, consistent with the
+ * density's flux). gale transports density in flux form and theta and the
+ * wind in advective form, theta's as its flux form less theta div u, which
+ * is consistent with the density's: 2 and 3 both stand for it. Fields gale
+ * does not carry (moisture, tracers: it is dry) take any form. Only a GungHo
+ * namelist transports. */
+static int resolve_forms(nml_t *r)
+{
+    if (!r->gungho || !r->forms.line) return GALE_OK;
+    if (!r->names.line)
+        GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &transport equation_form needs field_names, to say "
+                   "which field each form is for", r->path, r->forms.line);
+    if (r->names.n != r->forms.n)
+        GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &transport equation_form has %d values, field_names "
+                   "(line %d) %d: one form per field", r->path, r->forms.line, r->forms.n,
+                   r->names.line, r->names.n);
+    for (int i = 0; i < r->forms.n; i++) {
+        const char *f = r->forms.v[i], *name = r->names.v[i];
+        if (strcmp(f, "1") && strcmp(f, "2") && strcmp(f, "3"))
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &transport equation_form = '%s' (field '%s'): not "
+                       "1 (conservative), 2 (advective) or 3 (consistent)", r->path,
+                       r->forms.line, f, name);
+        const int cons = strcmp(f, "1") == 0;
+        if (strcmp(name, "density") == 0 && !cons)
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &transport equation_form = %s for 'density': gale "
+                       "transports the density in conservative (flux) form only (1)", r->path,
+                       r->forms.line, f);
+        if ((strcmp(name, "potential_temperature") == 0 ||
+             (strcmp(name, "wind") == 0 && !r->cfg->dynamics.vector_invariant)) && cons)
+            GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &transport equation_form = 1 (conservative) for "
+                       "'%s': gale transports it in advective form only (2, or 3: consistent)",
+                       r->path, r->forms.line, name);
+    }
+    return GALE_OK;
+}
+
 /* GungHo's keys, once the whole file is read. A GungHo namelist
  * (&section_choice dynamics = 'gungho') sets [dynamics] equations = nonlinear
  * and the held keys; &formulation rotating = .false. then sets [planet] omega
@@ -891,6 +975,7 @@ static int resolve_gungho(nml_t *r)
                    "%s:%d: &section_choice dynamics = 'gungho' needs &idealised test: gale's "
                    "nonlinear core runs 'deep_baroclinic_wave', 'gravity_wave' or 'isot_atm'",
                    r->path, r->gungho);
+    GALE_CALL(resolve_forms(r));
     return resolve_wind(r);
 }
 
@@ -1053,6 +1138,10 @@ int gale_config_read_nml_(gale_config_t *cfg, const char *path)
     if (st == GALE_OK && r.nunused)
         gale_log(GALE_LOG_INFO, "LFRic namelist %s: not used (no gale counterpart): %s", path,
                  unused);
+    if (st == GALE_OK && r.approx[0])
+        gale_log(GALE_LOG_INFO, "LFRic namelist %s: LFRic's transport methods, stood in for by "
+                 "gale's one scheme (upwind-biased reconstruction, SSP-RK3, substeps at [dynamics] "
+                 "transport_courant; docs/lfric-namelist.md): %s", path, r.approx);
     free(unused);
     if (st == GALE_ERR_MEM) GALE_ERROR(GALE_ERR_MEM, "out of memory reading '%s'", path);
     return st;

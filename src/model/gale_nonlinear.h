@@ -58,6 +58,7 @@ typedef struct gale_nl {
     gale_nl_state_t x;             /* the state, latest estimate: m->u, m->w, m->b, rho, m->p */
     gale_nl_state_t xn;            /* at time level n (u, w, theta, rho) */
     gale_nl_state_t xa;            /* advected: x^n transported with the time-centred wind */
+    gale_nl_state_t xs;            /* the advected state at the start of a transport substep */
     gale_nl_state_t tend;          /* the transport's tendencies of xa's latest stage */
     gale_nl_state_t ubar;          /* the time-centred (advecting) wind (u, w) */
     gale_nl_state_t xo;            /* the wind the transport last saw (u, w) */
@@ -81,6 +82,11 @@ typedef struct gale_nl {
                                           (I - NP)^2 u, M_u (I - NP)^2 u */
     gale_field_t be, bent, bps, bps0, bdps, one, one2; /* the budgets' densities */
     gale_field_t bcfl;                             /* the Courant number per cell and layer */
+    gale_field_t tcfl;                             /* the advecting wind's, at dt */
+    double transport_courant;                      /* a substep's largest Courant number (0: no limit) */
+    int substeps_max;                              /* the most transport substeps one outer
+                                                      iteration took */
+    long substeps;                                 /* transport substeps taken in all */
     gale_nl_budget_t b0, b;                        /* at the start, now */
     double max_mass_change, max_energy_change;     /* relative: to step 0, and per step */
     double *wl, *wl_int, *wl_kin; /* the budgets' level weights: g z dz [nlev]; dz in e's

@@ -339,11 +339,11 @@ double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
     if (cfg->dynamics.mass_matrix == GALE_MASS_CONSISTENT)
         per_level += 40.0 * (cfg->mixed_solver.method == GALE_MIXED_PREC_ONLY
                                  ? 2 : 2 + 2 * cfg->mixed_solver.gcrk);
-    /* the nonlinear core's fields (src/model/nonlinear.c): 31 on cells or
-     * interfaces, 18 on edges (two per cell), the budgets' four more; the
+    /* the nonlinear core's fields (src/model/nonlinear.c): 35 on cells or
+     * interfaces, 19 on edges (two per cell), the budgets' four more; the
      * advective wind's seven on cells */
     if (cfg->dynamics.equations == GALE_EQ_NONLINEAR)
-        per_level += 8.0 * (31 + 2 * 18 + 4 + (cfg->dynamics.vector_invariant ? 0 : 7));
+        per_level += 8.0 * (35 + 2 * 19 + 4 + (cfg->dynamics.vector_invariant ? 0 : 7));
     /* multigrid: two more vectors on the fine level; each coarse level a
      * quarter of the one above (sum 1/3) with its own numbering, geometry,
      * four vectors and the operator's factors (docs/multigrid.md) */

@@ -5,6 +5,8 @@
 #include "gale_base.h"
 #include "gale_model.h"
 
+#include <math.h>
+
 enum { U = GALE_NL_U, W = GALE_NL_W, T = GALE_NL_T, D = GALE_NL_D, P = GALE_NL_P };
 
 /* ---- bundle operations: one launch per component y has, in component order ---- */
@@ -66,20 +68,56 @@ static int tendencies(gale_model_t *m, gale_nl_t *s)
                             tend[U]);
 }
 
+/* The number of transport substeps over dt: ceil(C / limit), C the
+ * advecting wind's largest horizontal Courant number at dt (the explicit
+ * scheme's stability limit; LFRic's MoL substeps so). A global max: exact,
+ * the same on every rank. */
+static int substeps(gale_model_t *m, gale_nl_t *s, double dt, int *n)
+{
+    *n = 1;
+    if (s->transport_courant <= 0.0) return GALE_OK;
+    GALE_CALL(gale_psy_nl_cfl(m->psy, dt, s->ubar.f[U], &s->tcfl));
+    const gale_field_t *f[1] = {&s->tcfl};
+    double c;
+    int64_t gid;
+    int lev;
+    GALE_CALL(gale_psy_check_finite(m->psy, 1, f, &c, &gid, &lev));
+    const double q = ceil(c / s->transport_courant);
+    if (!(q <= 1000.0))
+        GALE_ERROR(GALE_ERR_NUMERIC, "the advecting wind's Courant number %g at dt %g s would take "
+                   "%g transport substeps of Courant number %g ([dynamics] transport_courant): "
+                   "the wind has blown up, or dt is far too long", c, dt, q, s->transport_courant);
+    if (q > 1.0) *n = (int)q;
+    return GALE_OK;
+}
+
 /* SSP-RK3 (Shu & Osher) of the state at time level n into the advected
- * state over dt with the advecting wind fixed: xa = a x^n + (1 - a) (xa +
- * dt L(xa)). */
+ * state over dt with the advecting wind fixed, in n substeps of dt / n:
+ * xa = a x0 + (1 - a) (xa + h L(xa)), x0 the substep's start (x^n for the
+ * first). */
 static int transport(gale_model_t *m, gale_nl_t *s, double dt)
 {
     static const double a[3] = {0.0, 0.75, 1.0 / 3.0};
     gale_psy_t *psy = m->psy;
+    int n;
+    GALE_CALL(substeps(m, s, dt, &n));
+    if (n > s->substeps_max) s->substeps_max = n;
+    s->substeps += n;
+    const double h = dt / n;
     GALE_CALL(bundle_copy(psy, &s->xa, &s->xn));
-    for (int st = 0; st < 3; st++) {
-        /* weights that sum to exactly 1 (1 - b is exact), as the transport's */
-        const double b = 1.0 - a[st], aa = 1.0 - b;
-        GALE_CALL(tendencies(m, s));
-        GALE_CALL(bundle_axpby(psy, &s->xa, 1.0, &s->xa, dt, &s->tend));
-        GALE_CALL(bundle_axpby(psy, &s->xa, aa, &s->xn, b, &s->xa));
+    for (int j = 0; j < n; j++) {
+        const gale_nl_state_t *x0 = &s->xn;
+        if (j > 0) {
+            GALE_CALL(bundle_copy(psy, &s->xs, &s->xa));
+            x0 = &s->xs;
+        }
+        for (int st = 0; st < 3; st++) {
+            /* weights that sum to exactly 1 (1 - b is exact), as the transport's */
+            const double b = 1.0 - a[st], aa = 1.0 - b;
+            GALE_CALL(tendencies(m, s));
+            GALE_CALL(bundle_axpby(psy, &s->xa, 1.0, &s->xa, h, &s->tend));
+            GALE_CALL(bundle_axpby(psy, &s->xa, aa, x0, b, &s->xa));
+        }
     }
     return GALE_OK;
 }
