@@ -75,6 +75,7 @@ static const source_t sources[] = {
     {"nonlinear", "baroclinic_wave.ini", {"--solver.method=prec_only"}},
     {"vector_invariant", "baroclinic_wave.ini",
      {"--solver.method=prec_only", "--dynamics.vector_invariant=true", "--dynamics.grid_damping=0.25"}},
+    {"deep", "baroclinic_wave.ini", {"--solver.method=prec_only", "--dynamics.shallow=false"}},
     {"transport", "deformational.ini", {NULL}},
 };
 #define NSRC ((int)(sizeof sources / sizeof sources[0]))

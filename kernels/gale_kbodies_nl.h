@@ -50,14 +50,15 @@ static inline void gale_kb_nl_pgrad(const gale_kmesh_t *km, const gale_knl_t *nk
     const double *p1 = pi + (size_t)c1 * km->sc, *p2 = pi + (size_t)c2 * km->sc;
     const double *k1 = ke + (size_t)c1 * km->sc, *k2 = ke + (size_t)c2 * km->sc;
     double *o = pg + (size_t)e * km->sc;
-    const double f = 0.25 * nk->cp, l = km->elen[e], *dz = km->dz;
+    const double f = 0.25 * nk->cp, l = km->elen[e], *dz = nk->dzh; /* dz in the shallow atmosphere */
     GALE_SIMD
     for (int k = 0; k < km->nlev; k++)
         o[k] = dz[k] * (l * (f * ((t1[k] + t1[k + 1]) + (t2[k] + t2[k + 1])) * (p2[k] - p1[k]) +
                              kw * (k2[k] - k1[k])));
 }
 
-/* fv = cp theta G_z Pi + g at interior interfaces (0 at the ground and the top). */
+/* fv = cp theta G_z Pi + g at interior interfaces (0 at the ground and the
+ * top), g the interface's (nk->gi: g (a/r)^2 in the deep atmosphere). */
 static inline void gale_kb_nl_vforce(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
                                      const double *restrict th, const double *restrict pi,
                                      double *restrict fv)
@@ -65,9 +66,9 @@ static inline void gale_kb_nl_vforce(const gale_kmesh_t *km, const gale_knl_t *n
     const int nl = km->nlev;
     const double *t = th + (size_t)c * km->si, *p = pi + (size_t)c * km->sc;
     double *o = fv + (size_t)c * km->si;
-    const double cp = nk->cp, g = nk->g, *rdzi = km->rdzi;
+    const double cp = nk->cp, *g = nk->gi, *rdzi = km->rdzi;
     GALE_SIMD
-    for (int k = 1; k < nl; k++) o[k] = cp * t[k] * ((p[k] - p[k - 1]) * rdzi[k]) + g;
+    for (int k = 1; k < nl; k++) o[k] = cp * t[k] * ((p[k] - p[k - 1]) * rdzi[k]) + g[k];
     o[0] = 0.0;
     o[nl] = 0.0;
 }
@@ -88,7 +89,7 @@ static inline void gale_kb_nl_rhs(const gale_kmesh_t *km, const gale_knl_t *nk, 
     const double *w = Rw + (size_t)c * si, *t = Rt + (size_t)c * si, *r = Rr + (size_t)c * sc;
     const double *pc = pi + (size_t)c * sc, *ec = pe + (size_t)c * sc;
     double *ow = rw + (size_t)c * si, *ob = rb + (size_t)c * si, *op = rp + (size_t)c * sc;
-    const double area = km->area[c], *dz = km->dz, *dzi = km->dzi, hcp = 0.5 * nk->cp;
+    const double area = km->area[c], *dz = nk->dzv, *dzi = km->dzi, hcp = 0.5 * nk->cp;
     const double *RB = GALE_NLP(nk, km, GALE_NLP_RB, c), *RR = GALE_NLP(nk, km, GALE_NLP_RRHO, c);
     const double *TC = GALE_NLP(nk, km, GALE_NLP_TC2, c), *RC = GALE_NLP(nk, km, GALE_NLP_RC2, c);
     GALE_SIMD
@@ -129,7 +130,7 @@ static inline void gale_kb_nl_mixcol(const gale_kmesh_t *km, const gale_knl_t *n
     const double *wc = w + (size_t)c * si, *bc = b + (size_t)c * si, *pc = p + (size_t)c * sc;
     double *ywc = yw + (size_t)c * si, *ybc = yb + (size_t)c * si, *ypc = yp + (size_t)c * sc;
     const double area = km->area[c], rn2 = 1.0 / nk->n2r;
-    const double *dz = km->dz, *dzi = km->dzi, *rdzi = km->rdzi;
+    const double *dzv = nk->dzv, *dzf = nk->dzf, *dzi = km->dzi, *rdzi = km->rdzi;
     const double *GA = GALE_NLP(nk, km, GALE_NLP_GZA, c), *GB = GALE_NLP(nk, km, GALE_NLP_GZB, c);
     const double *BE = GALE_NLP(nk, km, GALE_NLP_BETA, c), *NR = GALE_NLP(nk, km, GALE_NLP_N2R, c);
     const double *RC = GALE_NLP(nk, km, GALE_NLP_RC2, c), *WL = GALE_NLP(nk, km, GALE_NLP_WLO, c);
@@ -150,16 +151,17 @@ static inline void gale_kb_nl_mixcol(const gale_kmesh_t *km, const gale_knl_t *n
     gale_kb_cell_edge_cols(km, c, nk->rhoe, re);
     GALE_SIMD
     for (int k = 0; k < nl; k++) {
-        const double v = area * dz[k];
+        const double v = area * dzv[k];
         ypc[k] = a * (v * (RC[k] * pc[k])) +
-                 s * (dz[k] * (RR[k] * GALE_KB_RHFLUX(f, re, uc, k)) +
+                 s * (dzf[k] * (RR[k] * GALE_KB_RHFLUX(f, re, uc, k)) +
                       v * (WH[k] * wc[k + 1] + WL[k] * wc[k]));
     }
 }
 
 /* x += s D(rho* du, rho* dw) on the layers of cell c: the density row's
  * divergence (flux form: both cells of an edge take the same rho*, so its
- * global integral is zero). */
+ * global integral is zero), over the layer's volume (the shell's in the deep
+ * atmosphere: side faces dzf, interfaces qi, volume dzv). */
 static inline void gale_kb_nl_drho(const gale_kmesh_t *km, const gale_knl_t *nk, int c, double s,
                                    const double *restrict du, const double *restrict dw,
                                    double *restrict x)
@@ -167,7 +169,7 @@ static inline void gale_kb_nl_drho(const gale_kmesh_t *km, const gale_knl_t *nk,
     const int nl = km->nlev;
     const double *dwc = dw + (size_t)c * km->si;
     double *xc = x + (size_t)c * km->sc;
-    const double ra = 1.0 / km->area[c], *dz = km->dz;
+    const double ra = 1.0 / km->area[c], *dzv = nk->dzv, *hl = nk->hl, *qi = nk->qi;
     const double *RI = GALE_NLP(nk, km, GALE_NLP_RHOI, c);
     double f[4];
     const double *uc[4], *re[4];
@@ -176,8 +178,9 @@ static inline void gale_kb_nl_drho(const gale_kmesh_t *km, const gale_knl_t *nk,
     gale_kb_cell_edge_cols(km, c, nk->rhoe, re);
     GALE_SIMD
     for (int k = 0; k < nl; k++)
-        xc[k] = xc[k] + s * (GALE_KB_RHFLUX(f, re, uc, k) * ra +
-                             (RI[k + 1] * dwc[k + 1] - RI[k] * dwc[k]) / dz[k]);
+        xc[k] = xc[k] + s * ((GALE_KB_RHFLUX(f, re, uc, k) * ra) * hl[k] +
+                             (qi[k + 1] * (RI[k + 1] * dwc[k + 1]) - qi[k] * (RI[k] * dwc[k])) /
+                                 dzv[k]);
 }
 
 /* After a solve: w += dw; theta += theta* b / g inside, -Rtheta at the ground
@@ -489,6 +492,51 @@ static inline void gale_kb_nl_cfl(const gale_kmesh_t *km, int c, double dt,
     }
 }
 
+/* The deep atmosphere's forcing of u on edge e, added to out (the vorticity
+ * force's field, an acceleration, weak as nl_corw): the full Coriolis
+ * vector's cos(lat) part and the metric term, F_c = -w_c (2 Omega cos(lat)
+ * + U_c / r) on the cell's (east, north) wind U_c, w_c the layer's mean.
+ * With nl_dvf's its energy exchange with w cancels (docs/nonlinear.md,
+ * "The deep atmosphere"). */
+static inline void gale_kb_nl_dcor(const gale_kmesh_t *km, const gale_knl_t *nk, int e,
+                                   const double *restrict ue, const double *restrict un,
+                                   const double *restrict w, double *restrict out)
+{
+    const int nl = km->nlev, sc = km->sc, si = km->si;
+    double *o = out + (size_t)e * sc;
+    const double *dz = km->dz, *rc = nk->rc;
+    for (int j = 0; j < 2; j++) {
+        const int c = km->edge_cell[2 * e + j];
+        if (c < 0) continue;
+        const double *pr = nk->prc + 8 * (size_t)c + 2 * km->edge_side[2 * e + j];
+        const double ae = km->area[c] * pr[0], an = km->area[c] * pr[1], fc = nk->fcos[c];
+        const double *e1 = ue + (size_t)c * sc, *n1 = un + (size_t)c * sc, *wc = w + (size_t)c * si;
+        GALE_SIMD
+        for (int k = 0; k < nl; k++) {
+            const double wm = 0.5 * (wc[k] + wc[k + 1]);
+            o[k] -= dz[k] * (wm * (ae * (fc + e1[k] * rc[k]) + an * (n1[k] * rc[k])));
+        }
+    }
+}
+
+/* The deep atmosphere's forcing of w in cell c, added to fv (which is minus
+ * the acceleration): -(2 Omega cos(lat) U_east + |U|^2 / r) at the interior
+ * interfaces, U the mean of the two layers' reconstructed winds. */
+static inline void gale_kb_nl_dvf(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
+                                  const double *restrict ue, const double *restrict un,
+                                  double *restrict fv)
+{
+    const int nl = km->nlev, sc = km->sc;
+    const double *e = ue + (size_t)c * sc, *n = un + (size_t)c * sc, *ri = nk->ri;
+    const double fc = nk->fcos[c];
+    double *o = fv + (size_t)c * km->si;
+    GALE_SIMD
+    for (int k = 1; k < nl; k++) {
+        const double a = 0.5 * (e[k - 1] + e[k]), b = 0.5 * (n[k - 1] + n[k]);
+        o[k] -= fc * a + (a * a + b * b) * ri[k];
+    }
+}
+
 /* q = f, the Coriolis parameter: the advective form's vorticity force is
  * the Coriolis force alone. */
 static inline void gale_kb_nl_fcor(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
@@ -535,7 +583,7 @@ static inline double gale_kb_nl_dth(const gale_kmesh_t *km, const gale_knl_t *nk
  * into the field's column c (the readers take nk->pstride: 0 when every
  * column has the same rows), from theta* = th and the lowest layer's Pi* =
  * pi[0]; Pi* above it in
- * discrete hydrostatic balance with theta*, rho* from the equation of state
+ * discrete hydrostatic balance with theta* (and the interfaces' gravity), rho* from the equation of state
  * (docs/nonlinear.md, "The linear system"). The RC2 row holds Pi* until its
  * own value replaces it, level by level. Sequential in k. */
 static inline void gale_kb_nl_ref(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
@@ -548,10 +596,10 @@ static inline void gale_kb_nl_ref(const gale_kmesh_t *km, const gale_knl_t *nk, 
 #define R(row) (P + (size_t)(row) * si)
     double *TH = R(GALE_NLP_THI), *PS = R(GALE_NLP_RC2), *RH = R(GALE_NLP_RHOC);
     const double cp = nk->cp, rd = nk->rd, g = nk->g, n2r = nk->n2r, p0 = nk->p0;
-    const double *dz = km->dz, *dzi = km->dzi, *rdzi = km->rdzi;
+    const double *dzv = nk->dzv, *qi = nk->qi, *gi = nk->gi, *dzi = km->dzi, *rdzi = km->rdzi;
     for (int k = 0; k <= nl; k++) TH[k] = t[k];
     PS[0] = pi[(size_t)c * km->sc];
-    for (int k = 1; k < nl; k++) PS[k] = PS[k - 1] - g * dzi[k] / (cp * TH[k]);
+    for (int k = 1; k < nl; k++) PS[k] = PS[k - 1] - gi[k] * dzi[k] / (cp * TH[k]);
     for (int k = 0; k < nl; k++)
         RH[k] = p0 * pow(PS[k], 1.0 / nk->kap) / (rd * (0.5 * (TH[k] + TH[k + 1])));
     for (int k = 0; k <= nl; k++) {
@@ -568,8 +616,8 @@ static inline void gale_kb_nl_ref(const gale_kmesh_t *km, const gale_knl_t *nk, 
     for (int k = 0; k < nl; k++) {
         const double thc = 0.5 * (TH[k] + TH[k + 1]);
         const double dlo = gale_kb_nl_dth(km, nk, TH, k), dhi = gale_kb_nl_dth(km, nk, TH, k + 1);
-        R(GALE_NLP_WLO)[k] = -R(GALE_NLP_RHOI)[k] / (RH[k] * dz[k]) + dlo / (2.0 * thc);
-        R(GALE_NLP_WHI)[k] = R(GALE_NLP_RHOI)[k + 1] / (RH[k] * dz[k]) + dhi / (2.0 * thc);
+        R(GALE_NLP_WLO)[k] = -(qi[k] * R(GALE_NLP_RHOI)[k]) / (RH[k] * dzv[k]) + dlo / (2.0 * thc);
+        R(GALE_NLP_WHI)[k] = (qi[k + 1] * R(GALE_NLP_RHOI)[k + 1]) / (RH[k] * dzv[k]) + dhi / (2.0 * thc);
         R(GALE_NLP_RRHO)[k] = 1.0 / RH[k];
         R(GALE_NLP_TC2)[k] = 1.0 / (2.0 * thc);
         PS[k] = 1.0 / (cp * (rd / (cp - rd)) * thc * PS[k]); /* Pi* -> 1 / c*^2 */
@@ -646,6 +694,11 @@ static inline void gale_kb_nl_rhoe(const gale_kmesh_t *km, const gale_knl_t *nk,
     K(nl_cfl, CELLS, M, D, 0, 1, 0, 12, ((dt, S, R, 0), (u, E, R, 0), (cf, C, W, 0)),       \
       gale_kb_nl_cfl(KM, i, dt, u, cf), 0)                                                 \
     K(nl_fcor, CELLS, N, D, 0, 1, 8.0 / NL, 0, ((q, C, W, 0)), gale_kb_nl_fcor(KM, NK, i, q), 0) \
+    K(nl_dcor, EDGES, N, D, 0, 0, 0, 18,                                                   \
+      ((ue, C, R, 1), (un, C, R, 1), (w, I, R, 1), (out, E, RW, 0)),                       \
+      gale_kb_nl_dcor(KM, NK, i, ue, un, w, out), 0)                                       \
+    K(nl_dvf, CELLS, N, D, 0, 0, 0, 11, ((ue, C, R, 0), (un, C, R, 0), (fv, I, RW, 0)),      \
+      gale_kb_nl_dvf(KM, NK, i, ue, un, fv), 0)                                            \
     K(nl_vort, CELLS, N, D, 0, 1, 192.0 / NL, 24, ((ue, C, R, 1), (un, C, R, 1), (zeta, C, W, 0)), \
       gale_kb_nl_vort(KM, NK, i, ue, un, zeta), 0)                                         \
     K(nl_tlin, CELLS, N, D, 0, 0, 0, 20,                                                   \

@@ -163,6 +163,21 @@ static inline void gale_kb_tr_tend(const gale_ktr_t *tr, const gale_kmesh_t *km,
     const double *u2 = fq + (size_t)ce[2] * stride, *u3 = fq + (size_t)ce[3] * stride;
     const double s0 = sg[0], s1 = sg[1], s2 = sg[2], s3 = sg[3], ra = tr->rarea[c];
     double *o = out + (size_t)c * stride;
+    if (tr->hl) { /* the deep atmosphere: shells (gale_ktransport.h) */
+        const double *h = nl == km->nlev ? tr->hl : tr->hi;
+        if (wq) {
+            const double *wc = wq + (size_t)c * wstride, *q = tr->qi, *rv = tr->rdzv;
+            GALE_SIMD
+            for (int k = 0; k < nl; k++)
+                o[k] = -(((s0 * u0[k] + s1 * u1[k] + s2 * u2[k] + s3 * u3[k]) * ra) * h[k] +
+                         (q[k + 1] * wc[k + 1] - q[k] * wc[k]) * rv[k]);
+        } else {
+            GALE_SIMD
+            for (int k = 0; k < nl; k++)
+                o[k] = -(((s0 * u0[k] + s1 * u1[k] + s2 * u2[k] + s3 * u3[k]) * ra) * h[k]);
+        }
+        return;
+    }
     if (wq) {
         const double *wc = wq + (size_t)c * wstride, *rdz = tr->rdz;
         GALE_SIMD

@@ -50,6 +50,16 @@ typedef struct {
                                second's, in the first, second cell's (east, north) */
     const double *rd2i;     /* [si] 1 / (dz_{k-1} + dz_k) at interior interfaces, else 0 */
     const double *rd2c;     /* [sc] 1 / (z_c(k+1) - z_c(k-1)), the ends one-sided */
+    /* the layers' metric (gale_shell_t, layout/gale_extrusion.h): each is the
+     * flat column's value exactly in the shallow atmosphere */
+    const double *dzv;      /* [sc] a layer's volume per unit area at r = a */
+    const double *dzf;      /* [sc] a side face's area per unit length at r = a */
+    const double *dzh;      /* [sc] the weak horizontal gradient's depth, dz dzf / dzv */
+    const double *hl;       /* [sc] a layer's horizontal divergence over the flat one's */
+    const double *qi;       /* [si] an interface's area over its area at r = a */
+    const double *gi;       /* [si] gravity at the interfaces */
+    const double *rc, *ri;  /* [sc], [si] 1 / r at layer centres, interfaces (deep only) */
+    const double *fcos;     /* [ncell] 2 Omega cos(lat) (deep only) */
     int ncell, nedge, nlev, sc, si;
     void *impl;             /* launch-layer private data */
 } gale_knl_t;

@@ -18,6 +18,11 @@ typedef struct {
     const double *rarea;  /* [ncell] 1/A_c */
     const double *zc, *zi;/* [nlev] layer centres, [nlev+1] interfaces (vertical reconstruction) */
     const double *rdz;    /* [nlev] 1/dz */
+    /* the deep atmosphere's metric (gale_shell_t), NULL in the shallow one:
+     * flux divergences are the flat column's times hl (layers) or hi
+     * (interfaces), vertical fluxes cross interfaces of area qi, into
+     * layers of volume dzv (1 / dzv: rdzv) */
+    const double *hl, *hi, *qi, *rdzv;
     int limit;            /* 1: limited face values (the tracers'); 0: the reconstruction as it is
                              (the nonlinear core's dynamics: linear in a small perturbation) */
     void *impl;           /* launch-layer private data */

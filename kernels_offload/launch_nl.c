@@ -30,6 +30,11 @@ int gale_knl_init(gale_knl_t *nk)
     gale_koff_map(nk->vw, 12 * nc * D);
     gale_koff_map(nk->rd2i, (size_t)nk->si * D);
     gale_koff_map(nk->rd2c, (size_t)nk->sc * D);
+    const double *lay[] = {nk->dzv, nk->dzf, nk->dzh, nk->hl, nk->rc};
+    const double *itf[] = {nk->qi, nk->gi, nk->ri};
+    for (size_t i = 0; i < sizeof lay / sizeof lay[0]; i++) gale_koff_map(lay[i], (size_t)nk->sc * D);
+    for (size_t i = 0; i < sizeof itf / sizeof itf[0]; i++) gale_koff_map(itf[i], (size_t)nk->si * D);
+    gale_koff_map(nk->fcos, nc * D);
     gale_knl_t t = *nk;
     /* prof and rhoe are fields: placed when they were registered */
     t.prof = gale_koff_ptr(nk->prof), t.rhoe = gale_koff_ptr(nk->rhoe);
@@ -38,6 +43,9 @@ int gale_knl_init(gale_knl_t *nk)
     t.tng = gale_koff_ptr(nk->tng);
     t.vidx = gale_koff_ptr(nk->vidx), t.vw = gale_koff_ptr(nk->vw);
     t.rd2i = gale_koff_ptr(nk->rd2i), t.rd2c = gale_koff_ptr(nk->rd2c);
+    t.dzv = gale_koff_ptr(nk->dzv), t.dzf = gale_koff_ptr(nk->dzf), t.dzh = gale_koff_ptr(nk->dzh);
+    t.hl = gale_koff_ptr(nk->hl), t.rc = gale_koff_ptr(nk->rc), t.qi = gale_koff_ptr(nk->qi);
+    t.gi = gale_koff_ptr(nk->gi), t.ri = gale_koff_ptr(nk->ri), t.fcos = gale_koff_ptr(nk->fcos);
     t.impl = NULL;
     nl_impl_t *im = NULL;
     GALE_ALLOC(im, 1);
@@ -63,7 +71,9 @@ void gale_knl_finalize(gale_knl_t *nk)
     if (!im) return;
     if (im->on_device) omp_target_free(im->nd, gale_koff_dev());
     else gale_free(im->nd);
-    const void *a[] = {nk->fcor, nk->enb, nk->prc, nk->nrm, nk->tng, nk->vidx, nk->vw, nk->rd2i, nk->rd2c};
+    const void *a[] = {nk->fcor, nk->enb, nk->prc, nk->nrm, nk->tng, nk->vidx, nk->vw, nk->rd2i,
+                       nk->rd2c, nk->dzv, nk->dzf, nk->dzh, nk->hl, nk->rc, nk->qi, nk->gi, nk->ri,
+                       nk->fcos};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_koff_unmap(a[i]);
     gale_free(im);
     nk->impl = NULL;

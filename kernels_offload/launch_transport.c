@@ -44,10 +44,20 @@ int gale_ktr_init(gale_ktr_t *tr, const gale_kmesh_t *km)
     gale_koff_map(tr->zc, nl * D);
     gale_koff_map(tr->zi, (nl + 1) * D);
     gale_koff_map(tr->rdz, nl * D);
+    if (tr->hl) { /* the deep atmosphere's metric */
+        gale_koff_map(tr->hl, nl * D);
+        gale_koff_map(tr->rdzv, nl * D);
+        gale_koff_map(tr->hi, (nl + 1) * D);
+        gale_koff_map(tr->qi, (nl + 1) * D);
+    }
     gale_ktr_t t = *tr;
     t.nb = gale_koff_ptr(tr->nb), t.rc = gale_koff_ptr(tr->rc), t.eside = gale_koff_ptr(tr->eside);
     t.rarea = gale_koff_ptr(tr->rarea), t.zc = gale_koff_ptr(tr->zc), t.zi = gale_koff_ptr(tr->zi);
     t.rdz = gale_koff_ptr(tr->rdz);
+    if (tr->hl) {
+        t.hl = gale_koff_ptr(tr->hl), t.hi = gale_koff_ptr(tr->hi), t.qi = gale_koff_ptr(tr->qi);
+        t.rdzv = gale_koff_ptr(tr->rdzv);
+    }
     t.impl = NULL;
     tr_impl_t *im = NULL;
     GALE_ALLOC(im, 1);
@@ -71,6 +81,8 @@ void gale_ktr_finalize(gale_ktr_t *tr)
     else gale_free(im->trd);
     const void *a[] = {tr->nb, tr->rc, tr->eside, tr->rarea, tr->zc, tr->zi, tr->rdz};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_koff_unmap(a[i]);
+    const void *d[] = {tr->hl, tr->hi, tr->qi, tr->rdzv};
+    for (size_t i = 0; i < sizeof d / sizeof d[0] && tr->hl; i++) gale_koff_unmap(d[i]);
     gale_free(im);
     tr->impl = NULL;
 }

@@ -35,3 +35,46 @@ int gale_extrusion_eta(gale_extrude_t method, int n, double *eta)
     eta[n] = 1.0; /* the top exactly, whatever the rounding */
     return GALE_OK;
 }
+
+int gale_shell_build(int nl, int sc, int si, const double *z_if, const double *z_c, double a,
+                     double g, int deep, gale_shell_t *s)
+{
+    *s = (gale_shell_t){.deep = deep};
+    double **lay[] = {&s->dzv, &s->dzf, &s->dzh, &s->hl, &s->rdzv, &s->rc};
+    double **itf[] = {&s->hi, &s->qi, &s->gi, &s->ri};
+    for (size_t i = 0; i < sizeof lay / sizeof lay[0]; i++) GALE_ALLOC(*lay[i], sc);
+    for (size_t i = 0; i < sizeof itf / sizeof itf[0]; i++) GALE_ALLOC(*itf[i], si);
+    for (int k = 0; k < nl; k++) {
+        const double dz = z_if[k + 1] - z_if[k];
+        if (!deep) {
+            s->dzv[k] = s->dzf[k] = s->dzh[k] = dz;
+            s->hl[k] = 1.0;
+            s->rdzv[k] = 1.0 / dz;
+            continue;
+        }
+        /* r_t^n - r_b^n over n a^(n-1), as dz times the mean of (r/a)^(n-1)
+         * over the layer: no cancellation between two large powers */
+        const double b = 1.0 + z_if[k] / a, t = 1.0 + z_if[k + 1] / a;
+        s->dzf[k] = dz * 0.5 * (b + t);
+        s->dzv[k] = dz * (b * b + b * t + t * t) / 3.0;
+        s->hl[k] = s->dzf[k] / s->dzv[k];
+        s->dzh[k] = dz * s->hl[k];
+        s->rdzv[k] = 1.0 / s->dzv[k];
+        s->rc[k] = 1.0 / (a + z_c[k]);
+    }
+    for (int k = 0; k <= nl; k++) {
+        const double q = deep ? 1.0 + z_if[k] / a : 1.0;
+        s->hi[k] = 1.0 / q;
+        s->qi[k] = q * q;
+        s->gi[k] = deep ? g / (q * q) : g;
+        s->ri[k] = deep ? 1.0 / (a + z_if[k]) : 0.0;
+    }
+    return GALE_OK;
+}
+
+void gale_shell_free(gale_shell_t *s)
+{
+    void *p[] = {s->dzv, s->dzf, s->dzh, s->hl, s->rdzv, s->rc, s->hi, s->qi, s->gi, s->ri};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) gale_free(p[i]);
+    *s = (gale_shell_t){0};
+}

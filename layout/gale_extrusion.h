@@ -15,4 +15,30 @@ typedef enum {
  * the method has a fixed number of layers and n is not it. */
 int gale_extrusion_eta(gale_extrude_t method, int n, double *eta);
 
+/* The metric of the layers as spherical shells of radius r = a + z
+ * (docs/nonlinear.md, "The deep atmosphere"): each factor relative to the
+ * flat column (the shallow atmosphere's, where every factor is 1 and each
+ * product below equals dz, g, ... exactly). Layer arrays have sc entries,
+ * interface arrays si (the fields' strides); the padding is 0. */
+typedef struct {
+    double *dzv;  /* [sc] a layer's volume over its area at r = a: (r_t^3 - r_b^3) / (3 a^2) */
+    double *dzf;  /* [sc] a side face's area over its length at r = a: (r_t^2 - r_b^2) / (2 a) */
+    double *dzh;  /* [sc] dz dzf / dzv: the weak horizontal gradient's depth (dz / r-mean) */
+    double *hl;   /* [sc] dzf / dzv: a layer's horizontal divergence over the flat one's */
+    double *hi;   /* [si] a / r_k: an interface's horizontal divergence over the flat one's */
+    double *qi;   /* [si] (r_k / a)^2: an interface's area over its area at r = a */
+    double *rdzv; /* [sc] 1 / dzv */
+    double *gi;   /* [si] gravity at interface k: g (a / r_k)^2, or g */
+    double *rc;   /* [sc] 1 / r at layer centres (0 in the shallow atmosphere: no metric terms) */
+    double *ri;   /* [si] 1 / r at interfaces (0 likewise) */
+    int deep;
+} gale_shell_t;
+
+/* From the interfaces z_if[0..nl] and layer centres z_c[0..nl-1] on a
+ * planet of radius a with surface gravity g; deep 0 gives the flat column's
+ * factors. gale_shell_free releases them. */
+int gale_shell_build(int nl, int sc, int si, const double *z_if, const double *z_c, double a,
+                     double g, int deep, gale_shell_t *s);
+void gale_shell_free(gale_shell_t *s);
+
 #endif

@@ -34,12 +34,3 @@ set_tests_properties(nonlinear_bad_input PROPERTIES LABELS "mpi;bad-input" PROCE
 # The baroclinic wave's initial state against the DCMIP 2016 reference formulas
 gale_test(test_cases SOURCES test_cases.c LIBS gale_app LABELS unit regression)
 target_compile_definitions(test_cases PRIVATE GALE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-
-# LFRic's own GungHo example configuration, an unchanged copy: refused at the first equation gale does not
-# yet solve, by its line and key, on every rank (docs/nonlinear.md, "GungHo's
-# formulation against gale's"); it is to run once the deep atmosphere and the
-# advective wind exist
-gale_case(lfric_gungho_example_refused "bad-input;mpi" run --np 2 --rc 2
-  --stderr "gungho_example.nml:73: &formulation shallow = .false.: gale does not yet implement the deep atmosphere"
-  --count-stderr "^gale: error" 1
-  -- ${CMAKE_CURRENT_SOURCE_DIR}/data/lfric/gungho_example.nml)

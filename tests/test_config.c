@@ -687,8 +687,11 @@ static void test_namelist_gungho(void)
           "steps %d outer %d inner %d", c.timestepping.steps, c.timestepping.outer_iterations,
           c.timestepping.inner_iterations);
     CHECK_REL(c.timestepping.reference_reset_time, 3600.0, 0);
-    CHECK(c.dynamics.vector_invariant == 0 && c.dynamics.grid_damping == 0.0,
-          "vector_invariant %d grid_damping %g", c.dynamics.vector_invariant, c.dynamics.grid_damping);
+    CHECK(c.dynamics.vector_invariant == 0 && c.dynamics.grid_damping == 0.0 &&
+              c.dynamics.shallow == 0 && c.dynamics.transport_courant == 1.0,
+          "vector_invariant %d grid_damping %g shallow %d transport_courant %g",
+          c.dynamics.vector_invariant, c.dynamics.grid_damping, c.dynamics.shallow,
+          c.dynamics.transport_courant);
     CHECK(c.mixed_solver.method == GALE_MIXED_GCR && c.mixed_solver.gcrk == 4 &&
               c.mixed_solver.max_iterations == 10 && c.mixed_solver.monitor_convergence == 1,
           "mixed_solver %d %d %d", c.mixed_solver.method, c.mixed_solver.gcrk,
@@ -731,6 +734,12 @@ static void test_namelist_gungho(void)
                           "transport.panel_edge_treatment") &&
               !strstr(out, "cfl_mol_2d_stab") && !strstr(out, "equation_form"),
           "LFRic's transport: %d courant %g\n%s", st, c.dynamics.transport_courant, out);
+    /* shallow = .false. selects the deep atmosphere */
+    st = parse_captured(1, &c, put_file("gh.nml", "&formulation shallow = .false. /\n"
+                                                  "&idealised test = 'deep_baroclinic_wave' /\n"
+                                                  "&section_choice dynamics = 'gungho' /\n"), 0, NULL);
+    CHECK(st == GALE_OK && c.dynamics.shallow == 0 && !strstr(out, "shallow"),
+          "shallow F: %d %d\n%s", st, c.dynamics.shallow, out);
     /* vector_invariant = .true. selects gale's other wind form */
     st = parse_captured(1, &c, put_file("gh.nml", "&formulation vector_invariant = T /\n"
                                                   "&idealised test = 'isot_atm' /\n"
@@ -971,9 +980,8 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
      {"bad.nml:1: &mixed_solver si_tolerance = '0.0d0': a relative tolerance of 0 can never be "
       "met without an absolute one (mixed_solver_a_tol)"}},
     /* keys that change the equations or the test: gale's value or an error */
-    {"&formulation\n shallow = .false.\n/\n",
-     {"bad.nml:2: &formulation shallow = .false.: gale does not yet implement the deep "
-      "atmosphere"}},
+    {"&formulation\n shallow = .maybe.\n/\n",
+     {"bad.nml:2: &formulation shallow = '.maybe.': not a logical (.true. or .false.)"}},
     {"&formulation vector_invariant = maybe /\n",
      {"bad.nml:1: &formulation vector_invariant = 'maybe': not a logical (.true. or .false.)"}},
     {"&section_choice dynamics = 'gungho' /\n",

@@ -132,6 +132,12 @@ const gale_key_t gale_keys[] = {
      "wind's Cartesian components transported as theta is) or in vector-invariant form (the "
      "vorticity force and the kinetic-energy gradient in the forcing; it needs grid_damping); "
      "LFRic's &formulation vector_invariant; docs/nonlinear.md"},
+    {"dynamics", "shallow", GALE_KT_BOOL, OFF(dynamics.shallow), "true", 0, 0, NULL,
+     "nonlinear core: the shallow atmosphere (true: flat columns, constant gravity, the Coriolis "
+     "parameter f alone) or the deep one (false, GungHo's example's: layers as spherical shells "
+     "of radius a + z, gravity g (a/r)^2, the full Coriolis vector and the metric terms of "
+     "Ullrich et al. 2014; the advective wind only); LFRic's &formulation shallow; "
+     "docs/nonlinear.md"},
     {"dynamics", "grid_damping", GALE_KT_REAL, OFF(dynamics.grid_damping), "0.0", 0.0, 1.0, NULL,
      "nonlinear core: damping per time step of the wind's grid-scale modes that the cell "
      "reconstruction does not see, a biharmonic-like filter with e-folding time dt / grid_damping "

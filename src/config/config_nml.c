@@ -233,9 +233,7 @@ static const struct {
     {"boundaries", "limited_area", LOGICAL, NULL, NULL, "false"},
     /* Keys that change the equations or the test: gale's value or an error.
      * Lifting one (the deep atmosphere) is a change here. */
-    {"formulation", "shallow", LOGICAL, NULL, NULL, "true",
-     "gale does not yet implement the deep atmosphere: it solves the shallow-atmosphere "
-     "equations only (shallow = .true.)"},
+    {"formulation", "shallow", LOGICAL, "dynamics", "shallow", NULL},
     {"formulation", "vector_invariant", LOGICAL, "dynamics", "vector_invariant", NULL},
     {"initial_wind", "profile", WIND, NULL, NULL, NULL},
     /* the transport: each field's form is honoured (or an error); LFRic's

@@ -38,10 +38,15 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
         GALE_ALLOC(s->wl, nl);
         GALE_ALLOC(s->wl_int, 2 * (size_t)sc);
         GALE_ALLOC(s->wl_kin, 2 * (size_t)sc);
+        /* per unit area at r = a: the shell's volume (dz when flat); the
+         * geopotential g z, or the deep atmosphere's g a z / (a + z) (zero at
+         * the ground, as LFRic's) */
+        const double *dzv = s->shell.dzv, a = m->cs.radius;
         for (int k = 0; k < nl; k++) {
-            s->wl[k] = g * m->z_c[k] * m->dz[k]; /* potential */
-            s->wl_int[k] = m->dz[k];             /* internal: e's first half */
-            s->wl_kin[sc + k] = m->dz[k];        /* kinetic: e's second half */
+            const double z = m->z_c[k];
+            s->wl[k] = (s->deep ? g * a * z / (a + z) : g * z) * dzv[k]; /* potential */
+            s->wl_int[k] = dzv[k];             /* internal: e's first half */
+            s->wl_kin[sc + k] = dzv[k];        /* kinetic: e's second half */
         }
         gale_field_t *one[2] = {&s->one, &s->one2};
         for (int i = 0; i < 2; i++) {
@@ -65,11 +70,11 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
     GALE_CALL(gale_psy_nl_cfl(psy, m->dt, &m->u, &s->bcfl));
     gale_psy_sum_t sum;
     gale_psy_sum_init(&sum);
-    gale_psy_sum_dot(&sum, &s->rho, &s->one, m->area, m->dz);
+    gale_psy_sum_dot(&sum, &s->rho, &s->one, m->area, s->shell.dzv);
     gale_psy_sum_dot(&sum, &s->be, &s->one2, m->area, s->wl_kin);
     gale_psy_sum_dot(&sum, &s->be, &s->one2, m->area, s->wl_int);
     gale_psy_sum_dot(&sum, &s->rho, &s->one, m->area, s->wl);
-    gale_psy_sum_dot(&sum, &s->bent, &s->one, m->area, m->dz);
+    gale_psy_sum_dot(&sum, &s->bent, &s->one, m->area, s->shell.dzv);
     double v[5], mx[4];
     GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, v));
     GALE_CALL(gale_psy_minmax(psy, &s->bps, &b->ps_min, &b->ps_max));

@@ -43,7 +43,9 @@ void gale_case_background(const gale_config_t *cfg, double a, double lon, double
         break;
     }
     case GALE_CASE_BAROCLINIC_WAVE: {
-        /* Ullrich et al. (2014), shallow atmosphere (docs/nonlinear.md) */
+        /* Ullrich et al. (2014), the shallow atmosphere or, with [dynamics]
+         * shallow = false, the deep one: r/a where the shallow has 1, the
+         * radius a + z (docs/nonlinear.md) */
         const double te = 310.0, tp = 240.0, lapse = 0.005, kk = 3.0, bb = 2.0;
         const double t0 = 0.5 * (te + tp), A = 1.0 / lapse, B = (t0 - tp) / (t0 * tp);
         const double C = 0.5 * (kk + 2.0) * (te - tp) / (te * tp), H = rd * t0 / g;
@@ -51,14 +53,16 @@ void gale_case_background(const gale_config_t *cfg, double a, double lon, double
         const double tau1 = A * lapse / t0 * exp(lapse * z / t0) + B * (1.0 - 2.0 * sz * sz) * ez;
         const double tau2 = C * (1.0 - 2.0 * sz * sz) * ez;
         const double it1 = A * (exp(lapse * z / t0) - 1.0) + B * z * ez, it2 = C * z * ez;
-        const double cl = cos(lat), ft = pow(cl, kk) - kk / (kk + 2.0) * pow(cl, kk + 2.0);
-        const double T = 1.0 / (tau1 - tau2 * ft);
+        const int deep = !cfg->dynamics.shallow;
+        const double rr = deep ? (a + z) / a : 1.0, rad = deep ? a + z : a, cl = cos(lat);
+        const double rc = rr * cl, ft = pow(rc, kk) - kk / (kk + 2.0) * pow(rc, kk + 2.0);
+        const double T = deep ? 1.0 / (rr * rr * (tau1 - tau2 * ft)) : 1.0 / (tau1 - tau2 * ft);
         const double p = cfg->planet.p_zero * exp(-g / rd * (it1 - it2 * ft));
         *ex = pow(p / cfg->planet.p_zero, kap);
         *th = T / *ex;
-        const double bigu = g / a * kk * it2 * (pow(cl, kk - 1.0) - pow(cl, kk + 1.0)) * T;
-        const double orc = om * a * cl;
-        *ue = -orc + sqrt(orc * orc + a * cl * bigu);
+        const double bigu = g / a * kk * it2 * (pow(rc, kk - 1.0) - pow(rc, kk + 1.0)) * T;
+        const double orc = om * rad * cl;
+        *ue = -orc + sqrt(orc * orc + rad * cl * bigu);
         break;
     }
     default: *th = 300.0, *ex = 1.0; break;
@@ -112,7 +116,9 @@ static double theta_perturbation(const gale_config_t *cfg, double a, double lon,
 }
 
 /* Every local column: theta at interfaces (background + perturbation), Pi
- * of the background in discrete hydrostatic balance from the lowest layer's
+ * of the background in discrete hydrostatic balance (with the interfaces'
+ * gravity, less in the deep atmosphere the lift of the background's wind,
+ * 2 Omega cos(lat) u + u^2 / r, as nl_dvf has it) from the lowest layer's
  * analytic value, rho from the equation of state with the perturbed theta
  * (DCMIP: the pressure is not perturbed), u the normal wind on edges. */
 int gale_case_initial_state(gale_model_t *m)
@@ -121,7 +127,7 @@ int gale_case_initial_state(gale_model_t *m)
     const gale_config_t *cfg = &m->cfg;
     const int nc = gale_psy_local(m->psy, GALE_LOC_CELL), ne = gale_psy_local(m->psy, GALE_LOC_EDGE);
     const int nl = m->km.nlev, sc = m->km.sc, si = m->km.si;
-    const double g = cfg->planet.gravity, cp = cfg->planet.cp, rd = cfg->planet.rd;
+    const double cp = cfg->planet.cp, rd = cfg->planet.rd, *gi = s->shell.gi; /* g, or g(r) */
     const double p0 = cfg->planet.p_zero, kap = s->k.kap;
     double *th = gale_fd(&m->b), *pi = gale_fd(&m->p), *rho = gale_fd(&s->rho), *u = gale_fd(&m->u);
     double *thb = NULL;
@@ -134,9 +140,19 @@ int gale_case_initial_state(gale_model_t *m)
             gale_case_background(cfg, m->cs.radius, lon, lat, m->z_if[k], &thb[k], &ex, &ue, &vn);
             tc[k] = thb[k] + theta_perturbation(cfg, m->cs.radius, lon, lat, m->z_if[k]);
         }
-        double t0;
-        gale_case_background(cfg, m->cs.radius, lon, lat, m->z_c[0], &t0, &pc[0], &ue, &vn);
-        for (int k = 1; k < nl; k++) pc[k] = pc[k - 1] - g * m->dzi[k] / (cp * thb[k]);
+        double t0, ulo;
+        gale_case_background(cfg, m->cs.radius, lon, lat, m->z_c[0], &t0, &pc[0], &ulo, &vn);
+        for (int k = 1; k < nl; k++) {
+            double g = gi[k];
+            if (s->deep) { /* the deep forcing's balance (nl_dvf): g less the wind's lift */
+                double up, pk;
+                gale_case_background(cfg, m->cs.radius, lon, lat, m->z_c[k], &t0, &pk, &up, &vn);
+                const double ui = 0.5 * (ulo + up);
+                g -= s->fcos[c] * ui + ui * ui * s->shell.ri[k];
+                ulo = up;
+            }
+            pc[k] = pc[k - 1] - g * m->dzi[k] / (cp * thb[k]);
+        }
         for (int k = 0; k < nl; k++)
             rc[k] = p0 * pow(pc[k], 1.0 / kap) / (rd * (0.5 * (tc[k] + tc[k + 1])));
     }

@@ -44,6 +44,9 @@ typedef struct gale_nl {
     /* host tables (k points at them) */
     gale_vecinv_t geo;     /* the vector-invariant terms' horizontal geometry */
     double *rd2i, *rd2c;
+    gale_shell_t shell;    /* the layers' metric: flat, or spherical shells ([dynamics] shallow) */
+    double *fcos;          /* [ncell] 2 Omega cos(lat) (the deep atmosphere's Coriolis part) */
+    int deep;
     gale_field_t prof;     /* the operator's reference rows, per column (gale_knl.h) */
     gale_field_t rhoe;     /* rho* on the edges */
     gale_field_t mth, mpi; /* reference_state = mean: the mean theta and lowest Pi in every column */

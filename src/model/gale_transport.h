@@ -5,6 +5,7 @@
 #ifndef GALE_TRANSPORT_H
 #define GALE_TRANSPORT_H
 
+#include "gale_extrusion.h"
 #include "gale_psy.h"
 
 struct gale_model;
@@ -44,9 +45,11 @@ enum { GALE_WIND_NONE = 0, GALE_WIND_SOLID = 1, GALE_WIND_DEFORM = 2 };
 int gale_transport_setup(gale_transport_t *t, struct gale_model *m);
 /* Collective: only the reconstruction stencils and the scratch of the flux
  * kernels (qf, fq, fqi, wq), for a caller with its own winds (the
- * nonlinear core), the face values limited or not (gale_ktr_t.limit).
- * gale_transport_free frees either. */
-int gale_transport_stencils(gale_transport_t *t, struct gale_model *m, int limit);
+ * nonlinear core), the face values limited or not (gale_ktr_t.limit), the
+ * layers flat (shell NULL or shallow) or spherical shells (shell->deep; its
+ * arrays must outlive t). gale_transport_free frees either. */
+int gale_transport_stencils(gale_transport_t *t, struct gale_model *m, int limit,
+                            const gale_shell_t *shell);
 void gale_transport_free(gale_transport_t *t);
 /* Collective: advance the tracer (transport-only cases) or the advected
  * gravity-wave fields by one model step of length dt from time t0. */

@@ -231,6 +231,10 @@ static int transport_kind(const gale_config_t *cfg, int *kind)
 {
     const int kase = cfg->initial.kase, wind = cfg->transport.wind;
     *kind = GALE_TRANSPORT_NONE;
+    if (!cfg->dynamics.shallow && cfg->dynamics.equations != GALE_EQ_NONLINEAR)
+        GALE_ERROR(GALE_ERR_INPUT, "[dynamics] shallow = false (the deep atmosphere) is the nonlinear "
+                   "core's: set [dynamics] equations = nonlinear, or shallow = true (the linear core "
+                   "and the transport cases are shallow)");
     if (kase == GALE_CASE_COSINE_BELL || kase == GALE_CASE_DEFORMATIONAL) {
         *kind = GALE_TRANSPORT_ONLY;
         if (wind != GALE_WIND_NONE)

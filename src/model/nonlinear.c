@@ -58,6 +58,10 @@ int gale_nl_setup(gale_model_t *m)
                    "[dynamics] mass_matrix = consistent");
     if (m->cs.n < 2)
         GALE_ERROR(GALE_ERR_INPUT, "the nonlinear core needs a mesh of at least C2 (got C%d)", m->cs.n);
+    if (!cfg->dynamics.shallow && cfg->dynamics.vector_invariant)
+        GALE_ERROR(GALE_ERR_INPUT, "[dynamics] shallow = false (the deep atmosphere) takes the wind "
+                   "in advective form: set [dynamics] vector_invariant = false (the vector-invariant "
+                   "form's vorticity and kinetic energy have no deep-atmosphere metric here)");
     gale_nl_t *s = NULL;
     GALE_ALLOC(s, 1);
     m->nl = s;
@@ -75,6 +79,12 @@ int gale_nl_setup(gale_model_t *m)
         GALE_CALL(fld(m, &s->mth, "nl_mean_theta", GALE_LOC_IFACE, nl));
         GALE_CALL(fld(m, &s->mpi, "nl_mean_pi", GALE_LOC_CELL, nl));
     }
+    s->deep = !cfg->dynamics.shallow;
+    GALE_CALL(gale_shell_build(nl, sc, si, m->z_if, m->z_c, m->cs.radius, cfg->planet.gravity,
+                               s->deep, &s->shell));
+    GALE_ALLOC(s->fcos, k->ncell);
+    for (int c = 0; c < k->ncell && s->deep; c++)
+        s->fcos[c] = 2.0 * cfg->planet.omega * cos(m->lat[c]);
     GALE_ALLOC(s->rd2i, si);
     GALE_ALLOC(s->rd2c, sc);
     for (int i = 1; i < nl; i++) s->rd2i[i] = 1.0 / (m->dz[i - 1] + m->dz[i]);
@@ -86,10 +96,13 @@ int gale_nl_setup(gale_model_t *m)
     k->pstride = cfg->timestepping.reference_state == GALE_REFERENCE_MEAN ? 0 : s->prof.stride;
     k->fcor = s->geo.fcor, k->enb = s->geo.enb, k->prc = s->geo.prc, k->nrm = s->geo.nrm;
     k->tng = s->geo.tng, k->vidx = s->geo.vidx, k->vw = s->geo.vw, k->rd2i = s->rd2i, k->rd2c = s->rd2c;
+    k->dzv = s->shell.dzv, k->dzf = s->shell.dzf, k->dzh = s->shell.dzh, k->hl = s->shell.hl;
+    k->qi = s->shell.qi, k->gi = s->shell.gi, k->rc = s->shell.rc, k->ri = s->shell.ri;
+    k->fcos = s->fcos;
     GALE_CALL(gale_knl_init(k));
     /* unlimited: a limiter switching on the background's extrema made
      * dcmip31's small-amplitude response 1% nonlinear (docs/nonlinear.md) */
-    GALE_CALL(gale_transport_stencils(&s->tr, m, 0));
+    GALE_CALL(gale_transport_stencils(&s->tr, m, 0, &s->shell));
     const gale_loc_t C = GALE_LOC_CELL, I = GALE_LOC_IFACE, E = GALE_LOC_EDGE;
     GALE_CALL(fld(m, &s->rho, "rho", C, nl));
     s->x = (gale_nl_state_t){{&m->u, &m->w, &m->b, &s->rho, &m->p}};
@@ -158,8 +171,9 @@ void gale_nl_free(gale_model_t *m)
     gale_transport_free(&s->tr);
     gale_knl_finalize(&s->k);
     gale_vecinv_free(&s->geo);
-    void *a[] = {s->rd2i, s->rd2c, s->hist, s->wl, s->wl_int, s->wl_kin};
+    void *a[] = {s->rd2i, s->rd2c, s->hist, s->wl, s->wl_int, s->wl_kin, s->fcos};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);
+    gale_shell_free(&s->shell);
     gale_free(s);
     m->nl = NULL;
 }

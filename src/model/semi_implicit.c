@@ -124,11 +124,12 @@ static int transport(gale_model_t *m, gale_nl_t *s, double dt)
 
 /* ---- the forcing and the residual ---- */
 
-/* The forcing F of the state (u, theta, Pi), weak in u: the pressure
+/* The forcing F of the state (u, w, theta, Pi), weak in u: the pressure
  * gradient less the vorticity force -- in the vector-invariant form also
  * the kinetic-energy gradient, and the absolute vorticity, anticipated; in
  * the advective form f alone (qabs, set once) -- and the grid-mode filter;
- * the vertical forcing in w. */
+ * the vertical forcing in w; in the deep atmosphere both with the
+ * cos(lat) Coriolis and metric terms that couple u and w. */
 static int forcing(gale_model_t *m, gale_nl_t *s, const gale_nl_state_t *F)
 {
     gale_psy_t *psy = m->psy;
@@ -144,6 +145,11 @@ static int forcing(gale_model_t *m, gale_nl_t *s, const gale_nl_state_t *F)
         GALE_CALL(gale_psy_nl_apvm(psy, &s->k, 0.5 * m->dt, &s->zeta, &s->tr.qf, x[U], &s->qabs));
     }
     GALE_CALL(gale_psy_nl_corw(psy, &s->k, &s->ue, &s->vn, &s->qabs, &s->cor));
+    GALE_CALL(gale_psy_nl_vforce(psy, &s->k, x[T], x[P], F->f[W]));
+    if (s->deep) { /* the full Coriolis vector and the metric terms, u's and w's */
+        GALE_CALL(gale_psy_nl_dcor(psy, &s->k, &s->ue, &s->vn, x[W], &s->cor));
+        GALE_CALL(gale_psy_nl_dvf(psy, &s->k, &s->ue, &s->vn, F->f[W]));
+    }
     GALE_CALL(gale_psy_nl_pgrad(psy, &s->k, x[T], x[P], &s->ke, s->vecinv ? 1.0 : 0.0, pg));
     GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, -1.0, &s->cor));
     /* the grid-mode filter, -rate M_u (I - NP)^2 u. ue, vn and ke are the
@@ -156,7 +162,7 @@ static int forcing(gale_model_t *m, gale_nl_t *s, const gale_nl_state_t *F)
         GALE_CALL(gale_psy_mix_u(psy, 1.0, 0.0, &s->gridu2, NULL, &s->gridm));
         GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, s->grid_rate, &s->gridm));
     }
-    return gale_psy_nl_vforce(psy, &s->k, x[T], x[P], F->f[W]);
+    return GALE_OK;
 }
 
 /* The residual of the latest estimate against the advected state and the

@@ -485,10 +485,15 @@ int gale_transport_dt(gale_transport_t *t, gale_model_t *m, double cfl, double s
     return GALE_OK;
 }
 
-int gale_transport_stencils(gale_transport_t *t, gale_model_t *m, int limit)
+int gale_transport_stencils(gale_transport_t *t, gale_model_t *m, int limit,
+                            const gale_shell_t *shell)
 {
     memset(t, 0, sizeof *t);
     t->ktr.limit = limit;
+    if (shell && shell->deep) { /* the flux divergences of shells (gale_ktransport.h) */
+        t->ktr.hl = shell->hl, t->ktr.hi = shell->hi, t->ktr.qi = shell->qi;
+        t->ktr.rdzv = shell->rdzv;
+    }
     const int nl = m->km.nlev;
     if (m->lm.depth < 2) GALE_ERROR(GALE_ERR_INTERNAL, "transport needs a halo of depth 2");
     if (m->cs.n < 2) /* C1 cells have 4 neighbours: too few for a quadratic fit */
@@ -505,7 +510,7 @@ int gale_transport_stencils(gale_transport_t *t, gale_model_t *m, int limit)
 
 int gale_transport_setup(gale_transport_t *t, gale_model_t *m)
 {
-    GALE_CALL(gale_transport_stencils(t, m, 1));
+    GALE_CALL(gale_transport_stencils(t, m, 1, NULL));
     const gale_config_t *cfg = &m->cfg;
     const int kase = cfg->initial.kase, nl = m->km.nlev, c0 = gale_psy_owned(m->psy, GALE_LOC_CELL);
     t->radius = m->cs.radius;
