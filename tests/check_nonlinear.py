@@ -11,6 +11,7 @@ usage: check_nonlinear.py MPIEXEC GALE WORKDIR MODE
                  strategies (dcmip31; baroclinic_wave with either reference
                  state and either form of the wind equation)
   restart        a restart on another rank count continues bit for bit
+                 (dcmip31; the deep baroclinic wave with substeps)
   balanced_jet   the unperturbed baroclinic-wave jet stays balanced without a
                  filter: C24, 2 days, ps change < 0.5 hPa, max|v| < 1 m/s
   grid_mode      the baroclinic wave, 10 days at C8: the vector-invariant
@@ -176,8 +177,9 @@ elif MODE == "reproducible":
                           ("mean", "false", ["--dynamics.transport_courant=0.01"]),
                           ("column", "false", ["--dynamics.shallow=false"])):
         ref = None
+        more = [(5, 1, []), (2, 1, ["--halo.overlap=false"])] if "--dynamics.shallow=false" in sub else []
         for np, th, extra in ((1, 1, []), (3, 1, []), (1, 2, []),
-                              (2, 1, ["--halo.redundant_computation=true", "--halo.depth=2"])):
+                              (2, 1, ["--halo.redundant_computation=true", "--halo.depth=2"]), *more):
             rep, _, _ = run(BWAVE, case + [f"--timestepping.reference_state={rs}",
                                            f"--dynamics.vector_invariant={form}", *sub, *extra],
                             np=np, threads=th)
@@ -208,6 +210,19 @@ elif MODE == "restart":
           "restart at step 3 on 3 ranks of a 2-rank run: checksums identical to the straight run's")
     for k in ("max_u", "max_w", "max_u_over_run", "max_w_over_run"):
         check(again.get(k) == straight.get(k), f"restart: {k} {again.get(k)} == {straight.get(k)}")
+    # the deep atmosphere's baroclinic wave, with transport substeps: the same
+    deep = ["--mesh.name=C6", "--extrusion.levels=10", "--extrusion.top=30000", "--planet.scaling=1",
+            "--timestepping.steps=4", "--multigrid.levels=2", "--dynamics.shallow=false",
+            "--dynamics.transport_courant=0.02"]
+    ckd = os.path.join(WORKDIR, "ckd")
+    straight, _, _ = run(BWAVE, deep, np=2)
+    run(BWAVE, deep + ["--timestepping.steps=2", "--checkpoint.period=2", f"--checkpoint.dir={ckd}"],
+        np=2)
+    again, r, _ = run(BWAVE, deep + ["--restart", os.path.join(ckd, "gale_ckpt_000002.ckpt")], np=3)
+    check(straight["nonlinear"]["transport_substeps_max"] > 1,
+          f"deep: {straight['nonlinear']['transport_substeps_max']} transport substeps at most (> 1)")
+    check(again["checksums"] == straight["checksums"], "deep baroclinic wave, restart at step 2 on 3 "
+          f"ranks of a 2-rank run: checksums {again['checksums']} == {straight['checksums']}")
 
 elif MODE == "balanced_jet":
     # the case and bounds: C24 L30, 2 days, no filter (the advective

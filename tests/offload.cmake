@@ -133,6 +133,11 @@ gale_offload_test(offload_nonlinear_np2 2 RUN_REF ZERO field CONFIG dcmip31.ini
 gale_offload_test(offload_baroclinic_np2 2 RUN_REF ZERO field CONFIG baroclinic_wave.ini
   ARGS --mesh.name=C6 --extrusion.levels=8 --timestepping.steps=2 --multigrid.levels=2
        --solver.method=prec_only --logging.progress_every=0)
+# the deep atmosphere (its transport path, nl_dcor, nl_dvf) and substeps
+gale_offload_test(offload_baroclinic_deep_np2 2 RUN_REF ZERO field CONFIG baroclinic_wave.ini
+  ARGS --mesh.name=C6 --extrusion.levels=8 --timestepping.steps=2 --multigrid.levels=2
+       --solver.method=prec_only --logging.progress_every=0 --dynamics.shallow=false
+       --dynamics.transport_courant=0.02)
 
 # the transport kernels: advection cases bit for bit against the CPU build
 gale_offload_test(offload_cosine_bell_np2 2 RUN_REF ZERO field
