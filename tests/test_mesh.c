@@ -151,9 +151,50 @@ static void check_extrusion(void)
     CHECK(gale_extrusion_eta(GALE_EXTRUDE_UM_L38, N, e) == GALE_ERR_INPUT, "L38 with 30 layers");
 }
 
+/* The shells' metric (docs/nonlinear.md, "The deep atmosphere"): the
+ * layers' volumes and faces sum to the shell's, the factors follow r, and
+ * the flat column's are exactly dz, 1 and g */
+static void check_shell(void)
+{
+    enum { N = 30, SC = 32, SI = 32 };
+    const double a = 6371229.0, top = 30000.0, g = 9.80616;
+    double e[N + 1], zi[N + 1], zc[N];
+    CHECK_OK(gale_extrusion_eta(GALE_EXTRUDE_DCMIP, N, e));
+    for (int k = 0; k <= N; k++) zi[k] = top * e[k];
+    for (int k = 0; k < N; k++) zc[k] = 0.5 * (zi[k] + zi[k + 1]);
+    gale_shell_t s, f;
+    CHECK_OK(gale_shell_build(N, SC, SI, zi, zc, a, g, 1, &s));
+    CHECK_OK(gale_shell_build(N, SC, SI, zi, zc, a, g, 0, &f));
+    double vol = 0, face = 0;
+    for (int k = 0; k < N; k++) {
+        const double dz = zi[k + 1] - zi[k], rm = a + zc[k];
+        vol += s.dzv[k], face += s.dzf[k];
+        CHECK(f.dzv[k] == dz && f.dzf[k] == dz && f.dzh[k] == dz && f.hl[k] == 1.0 &&
+                  f.rdzv[k] == 1.0 / dz && f.rc[k] == 0.0,
+              "flat layer %d", k);
+        CHECK_REL(s.hl[k], a / rm, 1e-8); /* the mean of r over the mean of r^2: (dz/r)^2 / 12 */
+        CHECK_REL(s.dzh[k], dz * s.hl[k], 1e-15);
+        CHECK_REL(s.rc[k], 1.0 / rm, 1e-15);
+    }
+    const double rt = a + top;
+    CHECK_REL(vol, (rt * rt * rt - a * a * a) / (3 * a * a), 1e-12);
+    CHECK_REL(face, (rt * rt - a * a) / (2 * a), 1e-12);
+    for (int k = 0; k <= N; k++) {
+        const double q = (a + zi[k]) / a;
+        CHECK(f.qi[k] == 1.0 && f.hi[k] == 1.0 && f.gi[k] == g && f.ri[k] == 0.0, "flat iface %d", k);
+        CHECK_REL(s.qi[k], q * q, 1e-15);
+        CHECK_REL(s.gi[k], g / (q * q), 1e-15);
+        CHECK_REL(s.hi[k], 1.0 / q, 1e-15);
+    }
+    CHECK(s.gi[N] < 0.991 * g, "gravity at 30 km %g: 0.9906 g", s.gi[N] / g);
+    gale_shell_free(&s);
+    gale_shell_free(&f);
+}
+
 int main(void)
 {
     check_extrusion();
+    check_shell();
     int ns[] = {1, 2, 3, 4, 7, 12, 24};
     for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) check_mesh(ns[k]);
     /* bad input */
