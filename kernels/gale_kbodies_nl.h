@@ -50,7 +50,7 @@ static inline void gale_kb_nl_pgrad(const gale_kmesh_t *km, const gale_knl_t *nk
     const double *p1 = pi + (size_t)c1 * km->sc, *p2 = pi + (size_t)c2 * km->sc;
     const double *k1 = ke + (size_t)c1 * km->sc, *k2 = ke + (size_t)c2 * km->sc;
     double *o = pg + (size_t)e * km->sc;
-    const double f = 0.25 * nk->cp, l = km->elen[e], *dz = nk->dzh; /* dz in the shallow atmosphere */
+    const double f = 0.25 * nk->cp, l = km->elen[e], *dz = nk->dzh; /* dz when shallow */
     GALE_SIMD
     for (int k = 0; k < km->nlev; k++)
         o[k] = dz[k] * (l * (f * ((t1[k] + t1[k + 1]) + (t2[k] + t2[k + 1])) * (p2[k] - p1[k]) +
@@ -582,9 +582,9 @@ static inline double gale_kb_nl_dth(const gale_kmesh_t *km, const gale_knl_t *nk
 /* The reference state of column c and the operator's rows (gale_knl.h),
  * into the field's column c (the readers take nk->pstride: 0 when every
  * column has the same rows), from theta* = th and the lowest layer's Pi* =
- * pi[0]; Pi* above it in
- * discrete hydrostatic balance with theta* (and the interfaces' gravity), rho* from the equation of state
- * (docs/nonlinear.md, "The linear system"). The RC2 row holds Pi* until its
+ * pi[0]; Pi* above it in discrete hydrostatic balance with theta* (and the
+ * interfaces' gravity), rho* from the equation of state (docs/nonlinear.md,
+ * "The linear system"). The RC2 row holds Pi* until its
  * own value replaces it, level by level. Sequential in k. */
 static inline void gale_kb_nl_ref(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
                                   const double *restrict th, const double *restrict pi,
@@ -617,7 +617,8 @@ static inline void gale_kb_nl_ref(const gale_kmesh_t *km, const gale_knl_t *nk, 
         const double thc = 0.5 * (TH[k] + TH[k + 1]);
         const double dlo = gale_kb_nl_dth(km, nk, TH, k), dhi = gale_kb_nl_dth(km, nk, TH, k + 1);
         R(GALE_NLP_WLO)[k] = -(qi[k] * R(GALE_NLP_RHOI)[k]) / (RH[k] * dzv[k]) + dlo / (2.0 * thc);
-        R(GALE_NLP_WHI)[k] = (qi[k + 1] * R(GALE_NLP_RHOI)[k + 1]) / (RH[k] * dzv[k]) + dhi / (2.0 * thc);
+        R(GALE_NLP_WHI)[k] =
+            (qi[k + 1] * R(GALE_NLP_RHOI)[k + 1]) / (RH[k] * dzv[k]) + dhi / (2.0 * thc);
         R(GALE_NLP_RRHO)[k] = 1.0 / RH[k];
         R(GALE_NLP_TC2)[k] = 1.0 / (2.0 * thc);
         PS[k] = 1.0 / (cp * (rd / (cp - rd)) * thc * PS[k]); /* Pi* -> 1 / c*^2 */

@@ -32,8 +32,10 @@ int gale_knl_init(gale_knl_t *nk)
     gale_koff_map(nk->rd2c, (size_t)nk->sc * D);
     const double *lay[] = {nk->dzv, nk->dzf, nk->dzh, nk->hl, nk->rc};
     const double *itf[] = {nk->qi, nk->gi, nk->ri};
-    for (size_t i = 0; i < sizeof lay / sizeof lay[0]; i++) gale_koff_map(lay[i], (size_t)nk->sc * D);
-    for (size_t i = 0; i < sizeof itf / sizeof itf[0]; i++) gale_koff_map(itf[i], (size_t)nk->si * D);
+    for (size_t i = 0; i < sizeof lay / sizeof lay[0]; i++)
+        gale_koff_map(lay[i], (size_t)nk->sc * D);
+    for (size_t i = 0; i < sizeof itf / sizeof itf[0]; i++)
+        gale_koff_map(itf[i], (size_t)nk->si * D);
     gale_koff_map(nk->fcos, nc * D);
     gale_knl_t t = *nk;
     /* prof and rhoe are fields: placed when they were registered */

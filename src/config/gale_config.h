@@ -78,7 +78,10 @@ typedef struct {
         double reference_reset_time;
         int reference_state; /* GALE_REFERENCE_* */
     } timestepping;
-    struct { int mass_matrix, equations, vector_invariant, shallow; double grid_damping, transport_courant; } dynamics;
+    struct {
+        int mass_matrix, equations, vector_invariant, shallow;
+        double grid_damping, transport_courant;
+    } dynamics;
     struct {
         int kase, mode, vertical_wavenumber, degree, profile;
         double amplitude, dtheta, theta0, half_width, vertical_wavelength, centre_lon, centre_lat;

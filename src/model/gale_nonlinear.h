@@ -86,7 +86,8 @@ typedef struct gale_nl {
     gale_field_t be, bent, bps, bps0, bdps, one, one2; /* the budgets' densities */
     gale_field_t bcfl;                             /* the Courant number per cell and layer */
     gale_field_t tcfl;                             /* the advecting wind's, at dt */
-    double transport_courant;                      /* a substep's largest Courant number (0: no limit) */
+    double transport_courant;                      /* a substep's largest Courant number
+                                                      (0: no limit) */
     int substeps_max;                              /* the most transport substeps one outer
                                                       iteration took */
     long substeps;                                 /* transport substeps taken in all */

@@ -107,7 +107,8 @@ int gale_nl_setup(gale_model_t *m)
     GALE_CALL(fld(m, &s->rho, "rho", C, nl));
     s->x = (gale_nl_state_t){{&m->u, &m->w, &m->b, &s->rho, &m->p}};
     struct { gale_nl_state_t *b; const char *name, *comps; } bl[] = {
-        {&s->xn, "nl_n", "uwtd"},      {&s->xa, "nl_a", "uwtd"},    {&s->xs, "nl_s", "uwtd"},    {&s->tend, "nl_tend", "uwtd"},
+        {&s->xn, "nl_n", "uwtd"},      {&s->xa, "nl_a", "uwtd"},    {&s->xs, "nl_s", "uwtd"},
+        {&s->tend, "nl_tend", "uwtd"},
         {&s->ubar, "nl_bar", "uw"},    {&s->xo, "nl_o", "uw"},      {&s->fn, "nl_fn", "uw"},
         {&s->fl, "nl_f", "uw"},        {&s->res, "nl_res", "uwtd"}, {&s->dwind, "nl_dwind", "uw"},
         {&s->rhs, "nl_rhs", "uwtp"},   {&s->inc, "nl_inc", "uwtp"},
@@ -158,12 +159,13 @@ void gale_nl_free(gale_model_t *m)
 {
     gale_nl_t *s = m->nl;
     if (!s) return;
-    gale_nl_state_t *bl[] = {&s->xn, &s->xa, &s->xs, &s->tend, &s->ubar, &s->xo, &s->fn, &s->fl, &s->res,
-                             &s->dwind, &s->rhs, &s->inc};
+    gale_nl_state_t *bl[] = {&s->xn, &s->xa,  &s->xs,    &s->tend, &s->ubar, &s->xo,
+                             &s->fn, &s->fl,  &s->res,   &s->dwind, &s->rhs, &s->inc};
     for (size_t i = 0; i < sizeof bl / sizeof bl[0]; i++) bundle_free(bl[i]);
     gale_field_t *f[] = {&s->rho, &s->resu_w, &s->pe, &s->vflux, &s->vflux_i, &s->divi, &s->tq,
                          &s->ue, &s->vn, &s->ke, &s->zeta, &s->qabs, &s->cor, &s->gridu, &s->gridu2,
-                         &s->gridm, &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2, &s->bcfl, &s->tcfl,
+                         &s->gridm, &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2,
+                         &s->bcfl, &s->tcfl,
                          &s->prof, &s->rhoe, &s->mth, &s->mpi, &s->divc, &s->cart[0],
                          &s->cart[1], &s->cart[2], &s->tcart[0], &s->tcart[1], &s->tcart[2]};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
