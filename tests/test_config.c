@@ -740,6 +740,12 @@ static void test_namelist_gungho(void)
                                                   "&section_choice dynamics = 'gungho' /\n"), 0, NULL);
     CHECK(st == GALE_OK && c.dynamics.shallow == 0 && !strstr(out, "shallow"),
           "shallow F: %d %d\n%s", st, c.dynamics.shallow, out);
+    /* in a gravity_wave namelist (the linear core) the forms are not used */
+    st = parse_captured(1, &c, put_file("gw.nml", "&transport equation_form = 1, 2\n"
+                                                  " field_names = 'density', 'wind' /\n"), 0, NULL);
+    CHECK(st == GALE_OK && strstr(out, "transport.equation_form") &&
+              strstr(out, "transport.field_names"),
+          "gravity_wave namelist's transport forms: %d\n%s", st, out);
     /* vector_invariant = .true. selects gale's other wind form */
     st = parse_captured(1, &c, put_file("gh.nml", "&formulation vector_invariant = T /\n"
                                                   "&idealised test = 'isot_atm' /\n"

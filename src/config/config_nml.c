@@ -871,7 +871,12 @@ static int resolve_wind(nml_t *r)
  * namelist transports. */
 static int resolve_forms(nml_t *r)
 {
-    if (!r->gungho || !r->forms.line) return GALE_OK;
+    if (!r->gungho) { /* the linear core transports nothing */
+        if (r->forms.line) fprintf(r->unused, "%stransport.equation_form", r->nunused++ ? ", " : "");
+        if (r->names.line) fprintf(r->unused, "%stransport.field_names", r->nunused++ ? ", " : "");
+        return GALE_OK;
+    }
+    if (!r->forms.line) return GALE_OK;
     if (!r->names.line)
         GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &transport equation_form needs field_names, to say "
                    "which field each form is for", r->path, r->forms.line);
