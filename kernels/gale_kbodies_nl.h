@@ -533,7 +533,7 @@ static inline void gale_kb_nl_dvf(const gale_kmesh_t *km, const gale_knl_t *nk, 
     GALE_SIMD
     for (int k = 1; k < nl; k++) {
         const double a = 0.5 * (e[k - 1] + e[k]), b = 0.5 * (n[k - 1] + n[k]);
-        o[k] -= fc * a + (a * a + b * b) * ri[k];
+        o[k] -= gale_knl_deep_lift(fc, a, b, ri[k]);
     }
 }
 

@@ -64,6 +64,14 @@ typedef struct {
     void *impl;             /* launch-layer private data */
 } gale_knl_t;
 
+/* The deep atmosphere's lift: the upward acceleration 2 Omega cos(lat)
+ * u_east + |U|^2 / r of the wind (ue, vn) at 1 / r = ri. nl_dvf's forcing
+ * of w, and so the baroclinic wave's initial balance. */
+static inline double gale_knl_deep_lift(double fcos, double ue, double vn, double ri)
+{
+    return fcos * ue + (ue * ue + vn * vn) * ri;
+}
+
 /* prof and rhoe are registered fields' data (the kernels write them). */
 int gale_knl_init(gale_knl_t *nk);
 void gale_knl_finalize(gale_knl_t *nk);

@@ -12,7 +12,8 @@
 #include "gale_partition.h"
 
 typedef struct {
-    double *fcor; /* [ncell] 2 Omega z */
+    double *fcor; /* [ncell] 2 Omega z = 2 Omega sin(lat) */
+    double *fcos; /* [ncell] 2 Omega cos(lat) (the deep atmosphere's Coriolis part) */
     double *enb;  /* [6 ncell] the cell's east and north unit vectors (x, y, z each) */
     double *prc;  /* [8 ncell] per side, the (east, north) weights of U_c = sum_s prc_s u_s */
     double *nrm;  /* [4 nedge] the edge's normal in each of its two cells' (east, north) basis */

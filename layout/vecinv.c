@@ -30,12 +30,13 @@ static int find_local(const pair_t *p, int n, gale_gid_t g)
 /* Per cell: the reconstruction U_c = G^-1 sum_s l_s d_s (sigma_s u_s), d_s
  * the tangent-plane vector from the centre to the edge's midpoint, G =
  * sum_s l_s d_s n_s^T (exact for a uniform wind whatever the cell's shape);
- * the Coriolis parameter. Per edge: its normal in both cells' bases. */
+ * the Coriolis parameter, and the deep atmosphere's cos(lat) part. Per edge: its normal in both cells' bases. */
 static int build_recon(const gale_cs_t *cs, const gale_local_t *lm, const double *cell_sign, int nc,
                        int ne, double om, gale_vecinv_t *s)
 {
     const double R = cs->radius;
     GALE_ALLOC(s->fcor, nc);
+    GALE_ALLOC(s->fcos, nc);
     GALE_ALLOC(s->enb, 6 * (size_t)nc);
     GALE_ALLOC(s->prc, 8 * (size_t)nc);
     GALE_ALLOC(s->nrm, 4 * (size_t)ne);
@@ -44,7 +45,10 @@ static int build_recon(const gale_cs_t *cs, const gale_local_t *lm, const double
         double x[3], E[3], N[3], d[4][2], nn[4][2], l[4];
         gale_cs_cell_centre(cs, lm->cell_gid[c], x);
         gale_east_north(x, E, N);
+        double lon, lat;
+        gale_lonlat(x, &lon, &lat);
         s->fcor[c] = 2.0 * om * x[2];
+        s->fcos[c] = 2.0 * om * cos(lat);
         for (int i = 0; i < 3; i++) s->enb[6 * c + i] = E[i], s->enb[6 * c + 3 + i] = N[i];
         double G[2][2] = {{0, 0}, {0, 0}};
         for (int k = 0; k < 4; k++) {
@@ -217,6 +221,6 @@ int gale_vecinv_build(const gale_cs_t *cs, const gale_local_t *lm, const double 
 
 void gale_vecinv_free(gale_vecinv_t *t)
 {
-    void *a[] = {t->fcor, t->enb, t->prc, t->nrm, t->tng, t->vw, t->vidx};
+    void *a[] = {t->fcor, t->fcos, t->enb, t->prc, t->nrm, t->tng, t->vw, t->vidx};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);
 }

@@ -56,9 +56,10 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
         }
     }
     /* also the next step's first forcing's (recon_fresh), and the output's */
-    GALE_CALL(gale_psy_nl_recon(psy, &s->k, &m->u, &s->ue, &s->vn, &s->ke));
-    GALE_CALL(gale_psy_nl_vort(psy, &s->k, &s->ue, &s->vn, &s->zeta));
-    GALE_CALL(gale_psy_nl_budget(psy, &s->k, &s->rho, &m->b, &m->p, &m->w, &s->ke, &s->be,
+    gale_nl_recon_t *r = &s->rx;
+    GALE_CALL(gale_psy_nl_recon(psy, &s->k, &m->u, &r->ue, &r->vn, &r->ke));
+    GALE_CALL(gale_psy_nl_vort(psy, &s->k, &r->ue, &r->vn, &s->zeta));
+    GALE_CALL(gale_psy_nl_budget(psy, &s->k, &s->rho, &m->b, &m->p, &m->w, &r->ke, &s->be,
                                  &s->bent, &s->bps));
     const int first = !s->have_ps0;
     if (first) {
@@ -66,7 +67,7 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
         s->have_ps0 = 1;
     }
     GALE_CALL(gale_psy_axpby(psy, &s->bdps, 1.0, &s->bps, -1.0, &s->bps0));
-    GALE_CALL(gale_psy_nl_grid(psy, &s->k, &m->u, &s->ue, &s->vn, &s->gridu));
+    GALE_CALL(gale_psy_nl_grid(psy, &s->k, &m->u, &r->ue, &r->vn, &s->gridu));
     GALE_CALL(gale_psy_nl_cfl(psy, m->dt, &m->u, &s->bcfl));
     gale_psy_sum_t sum;
     gale_psy_sum_init(&sum);
@@ -78,13 +79,13 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
     double v[5], mx[4];
     GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, v));
     GALE_CALL(gale_psy_minmax(psy, &s->bps, &b->ps_min, &b->ps_max));
-    const gale_field_t *f[4] = {&s->vn, &s->bdps, &s->gridu, &s->bcfl};
+    const gale_field_t *f[4] = {&r->vn, &s->bdps, &s->gridu, &s->bcfl};
     int64_t gid[4];
     int lev[4];
     GALE_CALL(gale_psy_check_finite(psy, 4, f, mx, gid, lev));
     b->mass = v[0], b->kinetic = v[1], b->internal = v[2], b->potential = v[3], b->entropy = v[4];
     b->energy = (v[1] + v[2]) + v[3];
     b->max_v = mx[0], b->max_dps = mx[1], b->max_grid = mx[2], b->max_cfl = mx[3];
-    s->recon_fresh = 1; /* ue, vn, ke and zeta are u's now */
+    s->recon_fresh = 1;
     return GALE_OK;
 }

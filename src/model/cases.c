@@ -117,8 +117,8 @@ static double theta_perturbation(const gale_config_t *cfg, double a, double lon,
 
 /* Every local column: theta at interfaces (background + perturbation), Pi
  * of the background in discrete hydrostatic balance (with the interfaces'
- * gravity, less in the deep atmosphere the lift of the background's wind,
- * 2 Omega cos(lat) u + u^2 / r, as nl_dvf has it) from the lowest layer's
+ * gravity, less in the deep atmosphere the lift of the background's wind
+ * that nl_dvf applies) from the lowest layer's
  * analytic value, rho from the equation of state with the perturbed theta
  * (DCMIP: the pressure is not perturbed), u the normal wind on edges. */
 int gale_case_initial_state(gale_model_t *m)
@@ -148,7 +148,7 @@ int gale_case_initial_state(gale_model_t *m)
                 double up, pk;
                 gale_case_background(cfg, m->cs.radius, lon, lat, m->z_c[k], &t0, &pk, &up, &vn);
                 const double ui = 0.5 * (ulo + up);
-                g -= s->fcos[c] * ui + ui * ui * s->shell.ri[k];
+                g -= gale_knl_deep_lift(s->geo.fcos[c], ui, 0.0, s->shell.ri[k]);
                 ulo = up;
             }
             pc[k] = pc[k - 1] - g * m->dzi[k] / (cp * thb[k]);

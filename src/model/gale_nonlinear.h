@@ -39,13 +39,18 @@ typedef struct {
     gale_field_t *f[GALE_NL_NCOMP];
 } gale_nl_state_t;
 
+/* One wind's cell reconstruction (nl_recon): its east and north components
+ * and the kinetic energy. */
+typedef struct {
+    gale_field_t ue, vn, ke;
+} gale_nl_recon_t;
+
 typedef struct gale_nl {
     gale_knl_t k;
     /* host tables (k points at them) */
     gale_vecinv_t geo;     /* the vector-invariant terms' horizontal geometry */
     double *rd2i, *rd2c;
     gale_shell_t shell;    /* the layers' metric: flat, or spherical shells ([dynamics] shallow) */
-    double *fcos;          /* [ncell] 2 Omega cos(lat) (the deep atmosphere's Coriolis part) */
     int deep;
     gale_field_t prof;     /* the operator's reference rows, per column (gale_knl.h) */
     gale_field_t rhoe;     /* rho* on the edges */
@@ -78,8 +83,12 @@ typedef struct gale_nl {
     gale_field_t cart[3], tcart[3];/* the advective wind: the reconstructed wind's Cartesian
                                       components, their flux-form tendencies */
     gale_field_t tq;               /* an interface field's flux-form tendency */
-    gale_field_t ue, vn, ke, zeta, qabs; /* per cell: reconstructed wind, K, vorticity, the
-                                            absolute vorticity the force uses */
+    gale_nl_recon_t rx;            /* of the state's u: the forcing's, the budget's, the output's */
+    gale_nl_recon_t ra;            /* of the advected u's latest stage: the transport's */
+    gale_nl_recon_t rg;            /* of (I - NP) u: the grid-mode filter's (only with it) */
+    gale_field_t zeta, zf, qabs;   /* per cell: the state's vorticity, its face values (APVM;
+                                      vector-invariant only), the absolute vorticity the force
+                                      uses */
     gale_field_t cor;              /* the vorticity force */
     gale_field_t gridu, gridu2, gridm; /* (I - NP) u (the filter's and the budget's),
                                           (I - NP)^2 u, M_u (I - NP)^2 u */
@@ -96,7 +105,7 @@ typedef struct gale_nl {
     double *wl, *wl_int, *wl_kin; /* the budgets' level weights: g z dz [nlev]; dz in e's
                                      first, second half [2 sc] */
     int have_ps0;
-    int recon_fresh; /* ue, vn, ke, zeta are the current u's (the budget's): the next forcing reuses them */
+    int recon_fresh; /* rx and zeta are of the state's u as it is: whoever changes u clears it */
     double *hist;          /* [GALE_NL_NHIST (steps + 1)]: mass, energy, entropy, min surface
                               pressure, max_grid, max_cfl after each step */
 } gale_nl_t;

@@ -44,13 +44,19 @@ enum { GALE_WIND_NONE = 0, GALE_WIND_SOLID = 1, GALE_WIND_DEFORM = 2 };
  * mesh of halo depth >= 2. */
 int gale_transport_setup(gale_transport_t *t, struct gale_model *m);
 /* Collective: only the reconstruction stencils and the scratch of the flux
- * kernels (qf, fq, fqi, wq), for a caller with its own winds (the
+ * kernels (qf, fq, fqi, wq; gale_transport_tendency's), for a caller with its own winds (the
  * nonlinear core), the face values limited or not (gale_ktr_t.limit), the
  * layers flat (shell NULL or shallow) or spherical shells (shell->deep; its
  * arrays must outlive t). gale_transport_free frees either. */
 int gale_transport_stencils(gale_transport_t *t, struct gale_model *m, int limit,
                             const gale_shell_t *shell);
 void gale_transport_free(gale_transport_t *t);
+/* Collective: out = -div(flux q) per unit volume, q (cells or interfaces)
+ * carried by the horizontal volume fluxes flux and, unless NULL, the
+ * vertical wflux; the face values and fluxes are t's own scratch, used
+ * within the call. */
+int gale_transport_tendency(gale_transport_t *t, gale_psy_t *psy, gale_field_t *q, gale_field_t *flux,
+                            gale_field_t *wflux, gale_field_t *out);
 /* Collective: advance the tracer (transport-only cases) or the advected
  * gravity-wave fields by one model step of length dt from time t0. */
 int gale_transport_step(gale_transport_t *t, struct gale_model *m, double t0, double dt);

@@ -343,11 +343,13 @@ double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
     if (cfg->dynamics.mass_matrix == GALE_MASS_CONSISTENT)
         per_level += 40.0 * (cfg->mixed_solver.method == GALE_MIXED_PREC_ONLY
                                  ? 2 : 2 + 2 * cfg->mixed_solver.gcrk);
-    /* the nonlinear core's fields (src/model/nonlinear.c): 35 on cells or
+    /* the nonlinear core's fields (src/model/nonlinear.c): 38 on cells or
      * interfaces, 19 on edges (two per cell), the budgets' four more; the
-     * advective wind's seven on cells */
+     * advective wind's seven on cells, or the vorticity's four face values;
+     * the filter's reconstruction, three */
     if (cfg->dynamics.equations == GALE_EQ_NONLINEAR)
-        per_level += 8.0 * (35 + 2 * 19 + 4 + (cfg->dynamics.vector_invariant ? 0 : 7));
+        per_level += 8.0 * (38 + 2 * 19 + 4 + (cfg->dynamics.vector_invariant ? 4 : 7) +
+                            (cfg->dynamics.grid_damping > 0.0 ? 3 : 0));
     /* multigrid: two more vectors on the fine level; each coarse level a
      * quarter of the one above (sum 1/3) with its own numbering, geometry,
      * four vectors and the operator's factors (docs/multigrid.md) */

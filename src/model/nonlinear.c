@@ -34,6 +34,19 @@ static int bundle_create(gale_model_t *m, gale_nl_state_t *b, const char *name, 
     return GALE_OK;
 }
 
+/* A wind's cell reconstruction: east, north and K per cell and layer. */
+static int recon_create(gale_model_t *m, gale_nl_recon_t *r, const char *name)
+{
+    gale_field_t *f[3] = {&r->ue, &r->vn, &r->ke};
+    static const char *const suffix[3] = {"ue", "vn", "ke"};
+    for (int i = 0; i < 3; i++) {
+        char full[24];
+        snprintf(full, sizeof full, "%s_%s", name, suffix[i]);
+        GALE_CALL(fld(m, f[i], full, GALE_LOC_CELL, m->km.nlev));
+    }
+    return GALE_OK;
+}
+
 static void bundle_free(gale_nl_state_t *b)
 {
     for (int c = 0; c < GALE_NL_NCOMP; c++) {
@@ -82,9 +95,6 @@ int gale_nl_setup(gale_model_t *m)
     s->deep = !cfg->dynamics.shallow;
     GALE_CALL(gale_shell_build(nl, sc, si, m->z_if, m->z_c, m->cs.radius, cfg->planet.gravity,
                                s->deep, &s->shell));
-    GALE_ALLOC(s->fcos, k->ncell);
-    for (int c = 0; c < k->ncell && s->deep; c++)
-        s->fcos[c] = 2.0 * cfg->planet.omega * cos(m->lat[c]);
     GALE_ALLOC(s->rd2i, si);
     GALE_ALLOC(s->rd2c, sc);
     for (int i = 1; i < nl; i++) s->rd2i[i] = 1.0 / (m->dz[i - 1] + m->dz[i]);
@@ -98,7 +108,7 @@ int gale_nl_setup(gale_model_t *m)
     k->tng = s->geo.tng, k->vidx = s->geo.vidx, k->vw = s->geo.vw, k->rd2i = s->rd2i, k->rd2c = s->rd2c;
     k->dzv = s->shell.dzv, k->dzf = s->shell.dzf, k->dzh = s->shell.dzh, k->hl = s->shell.hl;
     k->qi = s->shell.qi, k->gi = s->shell.gi, k->rc = s->shell.rc, k->ri = s->shell.ri;
-    k->fcos = s->fcos;
+    k->fcos = s->geo.fcos;
     GALE_CALL(gale_knl_init(k));
     /* unlimited: a limiter switching on the background's extrema made
      * dcmip31's small-amplitude response 1% nonlinear (docs/nonlinear.md) */
@@ -119,8 +129,7 @@ int gale_nl_setup(gale_model_t *m)
         {&s->resu_w, "nl_resu_w", E, nl}, {&s->pe, "nl_pi_eos", C, nl},
         {&s->vflux, "nl_vflux", E, nl},
         {&s->vflux_i, "nl_vflux_i", E, nl + 1}, {&s->divi, "nl_divi", I, nl},
-        {&s->tq, "nl_tq", I, nl},        {&s->ue, "nl_ue", C, nl},     {&s->vn, "nl_vn", C, nl},
-        {&s->ke, "nl_ke", C, nl},        {&s->zeta, "nl_zeta", C, nl}, {&s->qabs, "nl_q", C, nl},
+        {&s->tq, "nl_tq", I, nl},        {&s->zeta, "nl_zeta", C, nl}, {&s->qabs, "nl_q", C, nl},
         {&s->cor, "nl_cor", E, nl},      {&s->gridu, "nl_gridu", E, nl},
         {&s->gridu2, "nl_gridu2", E, nl}, {&s->gridm, "nl_gridm", E, nl},
         {&s->be, "nl_energy", C, 2 * sc}, {&s->bent, "nl_entropy", C, nl}, {&s->bps, "nl_ps", C, 1},
@@ -129,7 +138,11 @@ int gale_nl_setup(gale_model_t *m)
     };
     for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
         GALE_CALL(fld(m, fl[i].f, fl[i].name, fl[i].loc, fl[i].layers));
+    GALE_CALL(recon_create(m, &s->rx, "nl_x"));
+    GALE_CALL(recon_create(m, &s->ra, "nl_a"));
+    if (cfg->dynamics.grid_damping > 0.0) GALE_CALL(recon_create(m, &s->rg, "nl_grid"));
     s->vecinv = cfg->dynamics.vector_invariant;
+    if (s->vecinv) GALE_CALL(fld(m, &s->zf, "nl_zeta_faces", C, 4 * m->km.si));
     s->transport_courant = cfg->dynamics.transport_courant;
     if (!s->vecinv) {
         static const char *const cn[3] = {"nl_ux", "nl_uy", "nl_uz"}, *const tn[3] = {"nl_tux", "nl_tuy",
@@ -163,8 +176,9 @@ void gale_nl_free(gale_model_t *m)
                              &s->fn, &s->fl,  &s->res,   &s->dwind, &s->rhs, &s->inc};
     for (size_t i = 0; i < sizeof bl / sizeof bl[0]; i++) bundle_free(bl[i]);
     gale_field_t *f[] = {&s->rho, &s->resu_w, &s->pe, &s->vflux, &s->vflux_i, &s->divi, &s->tq,
-                         &s->ue, &s->vn, &s->ke, &s->zeta, &s->qabs, &s->cor, &s->gridu, &s->gridu2,
-                         &s->gridm, &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2,
+                         &s->rx.ue, &s->rx.vn, &s->rx.ke, &s->ra.ue, &s->ra.vn, &s->ra.ke,
+                         &s->rg.ue, &s->rg.vn, &s->rg.ke, &s->zeta, &s->zf, &s->qabs, &s->cor,
+                         &s->gridu, &s->gridu2, &s->gridm, &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2,
                          &s->bcfl, &s->tcfl,
                          &s->prof, &s->rhoe, &s->mth, &s->mpi, &s->divc, &s->cart[0],
                          &s->cart[1], &s->cart[2], &s->tcart[0], &s->tcart[1], &s->tcart[2]};
@@ -173,7 +187,7 @@ void gale_nl_free(gale_model_t *m)
     gale_transport_free(&s->tr);
     gale_knl_finalize(&s->k);
     gale_vecinv_free(&s->geo);
-    void *a[] = {s->rd2i, s->rd2c, s->hist, s->wl, s->wl_int, s->wl_kin, s->fcos};
+    void *a[] = {s->rd2i, s->rd2c, s->hist, s->wl, s->wl_int, s->wl_kin};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);
     gale_shell_free(&s->shell);
     gale_free(s);

@@ -40,30 +40,22 @@ static int tendencies(gale_model_t *m, gale_nl_t *s)
 {
     gale_psy_t *psy = m->psy;
     gale_transport_t *t = &s->tr;
-    const gale_ktr_t *k = &t->ktr;
     gale_field_t *const *xa = s->xa.f, *const *tend = s->tend.f, *wbar = s->ubar.f[W];
-    GALE_CALL(gale_psy_tr_faces(psy, k, xa[D], &t->qf));
-    GALE_CALL(gale_psy_tr_hflux(psy, k, &s->vflux, &t->qf, &t->fq));
-    GALE_CALL(gale_psy_tr_vflux(psy, k, xa[D], wbar, &t->wq));
-    GALE_CALL(gale_psy_tr_tend(psy, k, &t->fq, &t->wq, tend[D]));
-    /* theta, then w: qf, fqi and tq are each one's flux-form work, used at once */
+    GALE_CALL(gale_transport_tendency(t, psy, xa[D], &s->vflux, wbar, tend[D]));
+    /* theta, then w: tq is each one's flux form, which nl_advi makes advective */
     const int q[2] = {T, W};
     for (int i = 0; i < 2; i++) {
-        GALE_CALL(gale_psy_tr_faces(psy, k, xa[q[i]], &t->qf));
-        GALE_CALL(gale_psy_tr_hflux(psy, k, &s->vflux_i, &t->qf, &t->fqi));
-        GALE_CALL(gale_psy_tr_tend(psy, k, &t->fqi, NULL, &s->tq));
+        GALE_CALL(gale_transport_tendency(t, psy, xa[q[i]], &s->vflux_i, NULL, &s->tq));
         GALE_CALL(gale_psy_nl_advi(psy, &s->k, xa[q[i]], &s->tq, &s->divi, wbar, tend[q[i]]));
     }
-    GALE_CALL(gale_psy_nl_recon(psy, &s->k, xa[U], &s->ue, &s->vn, &s->ke));
-    GALE_CALL(gale_psy_nl_mom(psy, &s->k, &s->ue, &s->vn, wbar, tend[U]));
+    gale_nl_recon_t *r = &s->ra;
+    GALE_CALL(gale_psy_nl_recon(psy, &s->k, xa[U], &r->ue, &r->vn, &r->ke));
+    GALE_CALL(gale_psy_nl_mom(psy, &s->k, &r->ue, &r->vn, wbar, tend[U]));
     if (s->vecinv) return GALE_OK;
     gale_field_t *cx = s->cart, *tx = s->tcart;
-    GALE_CALL(gale_psy_nl_cart(psy, &s->k, &s->ue, &s->vn, &cx[0], &cx[1], &cx[2]));
-    for (int i = 0; i < 3; i++) { /* qf and fq are rho's flux-form work, used again at once */
-        GALE_CALL(gale_psy_tr_faces(psy, k, &cx[i], &t->qf));
-        GALE_CALL(gale_psy_tr_hflux(psy, k, &s->vflux, &t->qf, &t->fq));
-        GALE_CALL(gale_psy_tr_tend(psy, k, &t->fq, NULL, &tx[i]));
-    }
+    GALE_CALL(gale_psy_nl_cart(psy, &s->k, &r->ue, &r->vn, &cx[0], &cx[1], &cx[2]));
+    for (int i = 0; i < 3; i++)
+        GALE_CALL(gale_transport_tendency(t, psy, &cx[i], &s->vflux, NULL, &tx[i]));
     return gale_psy_nl_madv(psy, &s->k, &cx[0], &cx[1], &cx[2], &tx[0], &tx[1], &tx[2], &s->divc,
                             tend[U]);
 }
@@ -134,31 +126,29 @@ static int forcing(gale_model_t *m, gale_nl_t *s, const gale_nl_state_t *F)
 {
     gale_psy_t *psy = m->psy;
     gale_field_t *const *x = s->x.f, *pg = F->f[U];
-    /* the budget at the end of the last step reconstructed this u already */
-    if (!s->recon_fresh) {
-        GALE_CALL(gale_psy_nl_recon(psy, &s->k, x[U], &s->ue, &s->vn, &s->ke));
-        if (s->vecinv) GALE_CALL(gale_psy_nl_vort(psy, &s->k, &s->ue, &s->vn, &s->zeta));
+    gale_nl_recon_t *r = &s->rx, *g = &s->rg;
+    if (!s->recon_fresh) { /* else the budget at the end of the last step did it */
+        GALE_CALL(gale_psy_nl_recon(psy, &s->k, x[U], &r->ue, &r->vn, &r->ke));
+        if (s->vecinv) GALE_CALL(gale_psy_nl_vort(psy, &s->k, &r->ue, &r->vn, &s->zeta));
+        s->recon_fresh = 1;
     }
-    s->recon_fresh = 0; /* the filter below and the transport reconstruct other winds */
     if (s->vecinv) {
-        GALE_CALL(gale_psy_tr_faces(psy, &s->tr.ktr, &s->zeta, &s->tr.qf));
-        GALE_CALL(gale_psy_nl_apvm(psy, &s->k, 0.5 * m->dt, &s->zeta, &s->tr.qf, x[U], &s->qabs));
+        GALE_CALL(gale_psy_tr_faces(psy, &s->tr.ktr, &s->zeta, &s->zf));
+        GALE_CALL(gale_psy_nl_apvm(psy, &s->k, 0.5 * m->dt, &s->zeta, &s->zf, x[U], &s->qabs));
     }
-    GALE_CALL(gale_psy_nl_corw(psy, &s->k, &s->ue, &s->vn, &s->qabs, &s->cor));
+    GALE_CALL(gale_psy_nl_corw(psy, &s->k, &r->ue, &r->vn, &s->qabs, &s->cor));
     GALE_CALL(gale_psy_nl_vforce(psy, &s->k, x[T], x[P], F->f[W]));
     if (s->deep) { /* the full Coriolis vector and the metric terms, u's and w's */
-        GALE_CALL(gale_psy_nl_dcor(psy, &s->k, &s->ue, &s->vn, x[W], &s->cor));
-        GALE_CALL(gale_psy_nl_dvf(psy, &s->k, &s->ue, &s->vn, F->f[W]));
+        GALE_CALL(gale_psy_nl_dcor(psy, &s->k, &r->ue, &r->vn, x[W], &s->cor));
+        GALE_CALL(gale_psy_nl_dvf(psy, &s->k, &r->ue, &r->vn, F->f[W]));
     }
-    GALE_CALL(gale_psy_nl_pgrad(psy, &s->k, x[T], x[P], &s->ke, s->vecinv ? 1.0 : 0.0, pg));
+    GALE_CALL(gale_psy_nl_pgrad(psy, &s->k, x[T], x[P], &r->ke, s->vecinv ? 1.0 : 0.0, pg));
     GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, -1.0, &s->cor));
-    /* the grid-mode filter, -rate M_u (I - NP)^2 u. ue, vn and ke are the
-     * cell reconstruction's work fields, of whichever wind was reconstructed
-     * last (three fields per level saved): here (I - NP) u's */
+    /* the grid-mode filter, -rate M_u (I - NP)^2 u */
     if (s->grid_rate > 0.0) {
-        GALE_CALL(gale_psy_nl_grid(psy, &s->k, x[U], &s->ue, &s->vn, &s->gridu));
-        GALE_CALL(gale_psy_nl_recon(psy, &s->k, &s->gridu, &s->ue, &s->vn, &s->ke));
-        GALE_CALL(gale_psy_nl_grid(psy, &s->k, &s->gridu, &s->ue, &s->vn, &s->gridu2));
+        GALE_CALL(gale_psy_nl_grid(psy, &s->k, x[U], &r->ue, &r->vn, &s->gridu));
+        GALE_CALL(gale_psy_nl_recon(psy, &s->k, &s->gridu, &g->ue, &g->vn, &g->ke));
+        GALE_CALL(gale_psy_nl_grid(psy, &s->k, &s->gridu, &g->ue, &g->vn, &s->gridu2));
         GALE_CALL(gale_psy_mix_u(psy, 1.0, 0.0, &s->gridu2, NULL, &s->gridm));
         GALE_CALL(gale_psy_axpby(psy, pg, 1.0, pg, s->grid_rate, &s->gridm));
     }
@@ -213,6 +203,7 @@ static int increment(gale_model_t *m, gale_nl_t *s)
 {
     gale_field_t *const *x = s->x.f, *const *dx = s->inc.f, *const *R = s->res.f;
     GALE_CALL(gale_psy_axpby(m->psy, x[U], 1.0, x[U], 1.0, dx[U]));
+    s->recon_fresh = 0;
     GALE_CALL(gale_psy_nl_pinc(m->psy, &s->k, dx[P], x[P]));
     return gale_psy_nl_update(m->psy, &s->k, m->cfg.timestepping.alpha * m->dt, dx[U], dx[W], dx[T],
                               R[T], R[D], x[W], x[T], x[D]);

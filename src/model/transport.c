@@ -316,26 +316,29 @@ static int tfield(gale_model_t *m, gale_field_t *f, const char *name, gale_loc_t
     return gale_psy_field_create(m->psy, f, name, loc, layers, 8);
 }
 
+int gale_transport_tendency(gale_transport_t *t, gale_psy_t *psy, gale_field_t *q, gale_field_t *flux,
+                            gale_field_t *wflux, gale_field_t *out)
+{
+    gale_field_t *fq = q->loc == GALE_LOC_IFACE ? &t->fqi : &t->fq, *wq = NULL;
+    GALE_CALL(gale_psy_tr_faces(psy, &t->ktr, q, &t->qf));
+    GALE_CALL(gale_psy_tr_hflux(psy, &t->ktr, flux, &t->qf, fq));
+    if (wflux) {
+        GALE_CALL(gale_psy_tr_vflux(psy, &t->ktr, q, wflux, &t->wq));
+        wq = &t->wq;
+    }
+    return gale_psy_tr_tend(psy, &t->ktr, fq, wq, out);
+}
+
 /* tend = L(x): the tracer tendency (and the density's when there is one). */
 static int tendency(gale_transport_t *t, gale_model_t *m, gale_field_t *x, gale_field_t *rho,
                     gale_field_t *f, gale_field_t *tend)
 {
     gale_psy_t *psy = m->psy;
-    gale_field_t *q = x, *wq = NULL, *fq = x->loc == GALE_LOC_IFACE ? &t->fqi : &t->fq;
-    if (rho) { /* the mixing ratio is what gets reconstructed */
-        q = &t->q;
-        GALE_CALL(gale_psy_tr_ratio(psy, q, x, rho));
-    }
-    GALE_CALL(gale_psy_tr_faces(psy, &t->ktr, q, &t->qf));
-    GALE_CALL(gale_psy_tr_hflux(psy, &t->ktr, f, &t->qf, fq));
-    if (rho) {
-        GALE_CALL(gale_psy_tr_vflux(psy, &t->ktr, q, &t->wflux, &t->wq));
-        wq = &t->wq;
-        /* the air density: the same with q = 1 */
-        GALE_CALL(gale_psy_tr_tend(psy, &t->ktr, f, &t->wflux, &t->trho));
-    }
-    GALE_CALL(gale_psy_tr_tend(psy, &t->ktr, fq, wq, tend));
-    return GALE_OK;
+    if (!rho) return gale_transport_tendency(t, psy, x, f, NULL, tend);
+    /* the mixing ratio is what gets reconstructed; the air density is the same with q = 1 */
+    GALE_CALL(gale_psy_tr_ratio(psy, &t->q, x, rho));
+    GALE_CALL(gale_psy_tr_tend(psy, &t->ktr, f, &t->wflux, &t->trho));
+    return gale_transport_tendency(t, psy, &t->q, f, &t->wflux, tend);
 }
 
 /* One SSP-RK3 step (Shu & Osher) of x (and rho) over dt from time tm. */

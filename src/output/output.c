@@ -421,8 +421,8 @@ static void pack(const gale_output_t *o, const gale_model_t *m, const diag_t *d,
                         : d->kind == D_RHO ? gale_fd(&q->rho)
                         : d->kind == D_PS ? gale_fd(&q->bps)
                         : d->kind == D_ZETA ? gale_fd(&q->zeta)
-                        : d->kind == D_UZON ? gale_fd(&q->ue)
-                        : d->kind == D_VMER ? gale_fd(&q->vn) : NULL;
+                        : d->kind == D_UZON ? gale_fd(&q->rx.ue)
+                        : d->kind == D_VMER ? gale_fd(&q->rx.vn) : NULL;
 #pragma omp parallel for schedule(static)
     for (int r = r0; r < r1; r++) {
         const size_t c = (size_t)perm[r];
@@ -511,7 +511,7 @@ int gale_output_step(gale_output_t *o, gale_model_t *m)
     }
     gale_nl_t *q = m->nl;
     gale_field_t *f[9] = {&m->u, &m->w, &m->b, &m->p, q ? &q->rho : NULL, q ? &q->bps : NULL,
-                          q ? &q->zeta : NULL, q ? &q->ue : NULL, q ? &q->vn : NULL};
+                          q ? &q->zeta : NULL, q ? &q->rx.ue : NULL, q ? &q->rx.vn : NULL};
     for (int i = 0; i < 9; i++)
         if (need[i] && f[i]) GALE_CALL(gale_psy_to_host(f[i]));
     GALE_CALL(gale_writer_begin(o->w, m->step, m->time, n, due));
