@@ -393,19 +393,21 @@ static inline void gale_kb_nl_vort(const gale_kmesh_t *km, const gale_knl_t *nk,
     }
 }
 
-/* One cell's share of the vertical advection on an edge: -(wbar_c G_z U) . n,
- * centred, one-sided at the end layers. */
-static inline double gale_kb_nl_vadv(const gale_knl_t *nk, int nl, double ne_, double nn,
-                                     const double *ue, const double *un, const double *wb, int k)
+/* One cell's share of the vertical advection on an edge at level k:
+ * -(wbar_c G_z U) . n, centred between levels kl and ku (k -+ 1, clamped to
+ * one side at the end layers). */
+static inline double gale_kb_nl_vadv(const gale_knl_t *nk, double ne_, double nn,
+                                     const double *ue, const double *un, const double *wb, int k,
+                                     int kl, int ku)
 {
-    const int kl = k > 0 ? k - 1 : 0, ku = k < nl - 1 ? k + 1 : nl - 1;
     const double wc = 0.5 * (wb[k] + wb[k + 1]), r = nk->rd2c[k];
     return -(wc * (((ue[ku] - ue[kl]) * r) * ne_ + ((un[ku] - un[kl]) * r) * nn));
 }
 
 /* The transport's momentum tendency of edge e (strong form): the mean of its
  * cells' vertical advection of the reconstructed wind. The vorticity and
- * kinetic-energy terms are the forcing's, weak (nl_corw, nl_pgrad). */
+ * kinetic-energy terms are the forcing's, weak (nl_corw, nl_pgrad). The
+ * end layers are one-sided, so the interior is its own loop (SIMD). */
 static inline void gale_kb_nl_mom(const gale_kmesh_t *km, const gale_knl_t *nk, int e,
                                   const double *restrict ue, const double *restrict un,
                                   const double *restrict wb, double *restrict out)
@@ -416,10 +418,18 @@ static inline void gale_kb_nl_mom(const gale_kmesh_t *km, const gale_knl_t *nk, 
     const double *e2 = ue + (size_t)c2 * sc, *n2 = un + (size_t)c2 * sc;
     const double *w1 = wb + (size_t)c1 * si, *w2 = wb + (size_t)c2 * si;
     const double *nr = nk->nrm + 4 * (size_t)e;
+    const double a0 = nr[0], a1 = nr[1], b0 = nr[2], b1 = nr[3];
     double *o = out + (size_t)e * sc;
-    for (int k = 0; k < nl; k++)
-        o[k] = 0.5 * (gale_kb_nl_vadv(nk, nl, nr[0], nr[1], e1, n1, w1, k) +
-                      gale_kb_nl_vadv(nk, nl, nr[2], nr[3], e2, n2, w2, k));
+    GALE_SIMD
+    for (int k = 1; k < nl - 1; k++)
+        o[k] = 0.5 * (gale_kb_nl_vadv(nk, a0, a1, e1, n1, w1, k, k - 1, k + 1) +
+                      gale_kb_nl_vadv(nk, b0, b1, e2, n2, w2, k, k - 1, k + 1));
+    const int ends[2] = {0, nl - 1};
+    for (int i = 0; i < (nl > 1 ? 2 : 1); i++) {
+        const int k = ends[i], kl = k > 0 ? k - 1 : 0, ku = k < nl - 1 ? k + 1 : nl - 1;
+        o[k] = 0.5 * (gale_kb_nl_vadv(nk, a0, a1, e1, n1, w1, k, kl, ku) +
+                      gale_kb_nl_vadv(nk, b0, b1, e2, n2, w2, k, kl, ku));
+    }
 }
 
 /* The advective form's wind (docs/nonlinear.md, "The advective form of the
