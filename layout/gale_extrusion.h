@@ -8,8 +8,14 @@ typedef enum {
     GALE_EXTRUDE_QUADRATIC, /* (k / n)^2: thin layers near the ground */
     GALE_EXTRUDE_GEOMETRIC, /* each layer 1.03 times the one below */
     GALE_EXTRUDE_DCMIP,     /* (sqrt(15 (k/n)^2 + 1) - 1) / (sqrt(16) - 1), DCMIP's */
-    GALE_EXTRUDE_UM_L38     /* the UM's 38-level set L38_29t_9s_40km (n = 38 only) */
+    GALE_EXTRUDE_UM_L38,    /* the UM's level sets, tables of a fixed n: L38_29t_9s_40km, */
+    GALE_EXTRUDE_UM_L70_50T, /* L70_50t_20s_80km, */
+    GALE_EXTRUDE_UM_L70_61T, /* L70_61t_9s_40km, */
+    GALE_EXTRUDE_UM_L85     /* L85_50t_35s_85km */
 } gale_extrude_t;
+
+/* The number of layers of a level set that has a fixed one, else 0. */
+int gale_extrusion_fixed_layers(gale_extrude_t method);
 
 /* eta[0..n]: 0 at the ground, 1 at the top, increasing. GALE_ERR_INPUT when
  * the method has a fixed number of layers and n is not it. */

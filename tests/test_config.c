@@ -1079,8 +1079,9 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
       "(&helmholtz_solver method and preconditioner)"}},
     {"&helmholtz_solver\n preconditioner = 'jacobi'\n/\n",
      {"&helmholtz_solver preconditioner = 'jacobi': no gale counterpart; allowed: 'none', 'diagonal', 'tridiagonal', 'multigrid'"}},
-    {"&extrusion method = 'um_L70_50t_20s_80km' /\n",
-     {"allowed: 'uniform', 'quadratic', 'geometric', 'dcmip', 'um_L38_29t_9s_40km'"}},
+    {"&extrusion method = 'um_L70_50t_20s_40km' /\n",
+     {"allowed: 'uniform', 'quadratic', 'geometric', 'dcmip', 'um_L38_29t_9s_40km', "
+      "'um_L70_50t_20s_80km', 'um_L70_61t_9s_40km', 'um_L85_50t_35s_85km'"}},
     /* &mixed_solver: gale's methods, its one preconditioner and elimination */
     {"&mixed_solver\n si_preconditioner = 'diagonal'\n/\n",
      {"bad.nml:2: &mixed_solver si_preconditioner = 'diagonal': only 'pressure' is implemented"}},
@@ -1105,8 +1106,11 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
      {"bad.nml:3: &idealised test = 'warm_bubble': gale's nonlinear core has no such case; it runs "
       "'deep_baroclinic_wave' (gale's baroclinic_wave), 'gravity_wave' (the DCMIP 3-1 gravity "
       "wave, gale's dcmip31) and 'isot_atm'"}},
-    {"&extrusion\n method = 'um_L85_50t_35s_85km'\n/\n",
-     {"bad.nml:2: &extrusion method = 'um_L85_50t_35s_85km': no gale counterpart; allowed: 'uniform'"}},
+    {"&extrusion\n method = 'um_L120_50t_70s_80km'\n/\n",
+     {"bad.nml:2: &extrusion method = 'um_L120_50t_70s_80km': no gale counterpart; allowed: 'uniform'"}},
+    {"&extrusion method = 'um_L85_50t_35s_85km', number_of_layers = 70 /\n",
+     {"um_L85_50t_35s_85km with levels = 70 (&extrusion method and number_of_layers): that level "
+      "set has 85 layers"}},
     {"&extrusion method = 'um_L38_29t_9s_40km', number_of_layers = 30 /\n",
      {"um_L38_29t_9s_40km with levels = 30 (&extrusion method and number_of_layers): that level "
       "set has 38 layers"}},

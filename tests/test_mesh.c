@@ -149,6 +149,23 @@ static void check_extrusion(void)
     CHECK_OK(gale_extrusion_eta(GALE_EXTRUDE_UM_L38, 38, e));
     CHECK(e[1] == 0.0005095 && e[37] == 0.8383348 && e[38] == 1.0, "L38 %g %g", e[1], e[37]);
     CHECK(gale_extrusion_eta(GALE_EXTRUDE_UM_L38, N, e) == GALE_ERR_INPUT, "L38 with 30 layers");
+    /* the longer UM sets: LFRic's tables (first interior value, last below the
+     * top), increasing, and refused at another number of layers */
+    static const struct { gale_extrude_t m; int n; double e1, elast; } um[] = {
+        {GALE_EXTRUDE_UM_L70_50T, 70, 0.0002500, 0.9016668},
+        {GALE_EXTRUDE_UM_L70_61T, 70, 0.1250000e-3, 0.8961251},
+        {GALE_EXTRUDE_UM_L85, 85, 0.2352941e-3, 0.9305884},
+    };
+    static double eu[86];
+    for (size_t i = 0; i < sizeof um / sizeof um[0]; i++) {
+        CHECK(gale_extrusion_fixed_layers(um[i].m) == um[i].n, "fixed layers %d", um[i].n);
+        CHECK_OK(gale_extrusion_eta(um[i].m, um[i].n, eu));
+        CHECK(eu[0] == 0.0 && eu[1] == um[i].e1 && eu[um[i].n - 1] == um[i].elast && eu[um[i].n] == 1.0,
+              "UM set %d: %g %g", um[i].n, eu[1], eu[um[i].n - 1]);
+        for (int k = 0; k < um[i].n; k++) CHECK(eu[k + 1] > eu[k], "UM set %d increases at %d", um[i].n, k);
+        CHECK(gale_extrusion_eta(um[i].m, N, eu) == GALE_ERR_INPUT, "UM set %d with %d layers", um[i].n, N);
+    }
+    CHECK(gale_extrusion_fixed_layers(GALE_EXTRUDE_DCMIP) == 0, "dcmip takes any number of layers");
 }
 
 /* The shells' metric (docs/nonlinear.md, "The deep atmosphere"): the

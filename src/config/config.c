@@ -3,6 +3,7 @@
  * LFRic namelists (.nml) are read by config_nml.c through gale_config_set_. */
 #include "gale_base.h"
 #include "gale_config.h"
+#include "gale_extrusion.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -531,12 +532,15 @@ static int check_whole(const gale_config_t *c)
                    "applies one multigrid V-cycle per solve and needs preconditioner = multigrid",
                    c->source, len ? ": " : "", pc,
                    nml ? " (&helmholtz_solver method and preconditioner)" : "");
-    if (c->extrusion.method == GALE_EXT_UM_L38 && c->extrusion.levels != 38)
+    _Static_assert(GALE_EXT_UM_L85 == (int)GALE_EXTRUDE_UM_L85, "the extrusion enums' order");
+    const int fixed = gale_extrusion_fixed_layers((gale_extrude_t)c->extrusion.method);
+    if (fixed && c->extrusion.levels != fixed)
         GALE_ERROR(GALE_ERR_INPUT,
-                   "%s%s[extrusion] method = um_L38_29t_9s_40km with levels = %d%s: that level "
-                   "set has 38 layers",
-                   c->source, len ? ": " : "", c->extrusion.levels,
-                   nml ? " (&extrusion method and number_of_layers)" : "");
+                   "%s%s[extrusion] method = %s with levels = %d%s: that level set has %d layers",
+                   c->source, len ? ": " : "",
+                   gale_config_choice("extrusion", "method", c->extrusion.method),
+                   c->extrusion.levels, nml ? " (&extrusion method and number_of_layers)" : "",
+                   fixed);
     return GALE_OK;
 }
 

@@ -22,10 +22,12 @@ const gale_key_t gale_keys[] = {
     {"extrusion", "top", GALE_KT_REAL, OFF(extrusion.top), "10000.0", 1e-3, BIG, NULL,
      "height of the model top [m]"},
     {"extrusion", "method", GALE_KT_ENUM, OFF(extrusion.method), "uniform", 0, 0,
-     "uniform|quadratic|geometric|dcmip|um_L38_29t_9s_40km",
+     "uniform|quadratic|geometric|dcmip|um_L38_29t_9s_40km|um_L70_50t_20s_80km|"
+     "um_L70_61t_9s_40km|um_L85_50t_35s_85km",
      "layer spacing, LFRic's: uniform; quadratic (thin near the ground); geometric (x1.03 a "
-     "layer); dcmip (DCMIP's flattened, thin near the ground); um_L38_29t_9s_40km (the UM's "
-     "38 levels; levels = 38)"},
+     "layer); dcmip (DCMIP's flattened, thin near the ground); the UM's level sets, each with "
+     "its own number of levels: um_L38_29t_9s_40km (38), um_L70_50t_20s_80km and "
+     "um_L70_61t_9s_40km (70), um_L85_50t_35s_85km (85)"},
 
     {"planet", "radius", GALE_KT_REAL, OFF(planet.radius), "6371229.0", 1.0, BIG, NULL,
      "planet radius [m]"},

@@ -164,7 +164,8 @@ static const struct {
     {"extrusion", "domain_height", NUM, "extrusion", "top", NULL},
     {"extrusion", "planet_radius", NUM, "planet", "radius", NULL},
     {"extrusion", "method", WORD, "extrusion", "method",
-     "uniform quadratic geometric dcmip um_L38_29t_9s_40km"},
+     "uniform quadratic geometric dcmip um_L38_29t_9s_40km um_L70_50t_20s_80km "
+     "um_L70_61t_9s_40km um_L85_50t_35s_85km"},
     {"planet", "radius", NUM, "planet", "radius", NULL},
     {"planet", "scaling_factor", NUM, "planet", "scaling", NULL},
     {"planet", "gravity", NUM, "planet", "gravity", NULL},

@@ -34,7 +34,9 @@ typedef struct {
 
 /* Enum values: the index in the key's choices list. */
 /* the order of gale_extrude_t (layout/gale_extrusion.h) */
-enum { GALE_EXT_UNIFORM, GALE_EXT_QUADRATIC, GALE_EXT_GEOMETRIC, GALE_EXT_DCMIP, GALE_EXT_UM_L38 };
+/* in gale_extrude_t's order (layout/gale_extrusion.h) */
+enum { GALE_EXT_UNIFORM, GALE_EXT_QUADRATIC, GALE_EXT_GEOMETRIC, GALE_EXT_DCMIP, GALE_EXT_UM_L38,
+       GALE_EXT_UM_L70_50T, GALE_EXT_UM_L70_61T, GALE_EXT_UM_L85 };
 enum {
     GALE_CASE_GRAVITY_WAVE = 0, GALE_CASE_BALANCED = 1, GALE_CASE_NORMAL_MODE = 2,
     GALE_CASE_COSINE_BELL = 3, GALE_CASE_DEFORMATIONAL = 4, GALE_CASE_GRAVITY_WAVE_ADVECTED = 5,
