@@ -54,14 +54,13 @@ static const double um_l85[86] = {
 
 static const struct {
     gale_extrude_t method;
-    const char *name;
     int n;
     const double *eta;
 } um_sets[] = {
-    {GALE_EXTRUDE_UM_L38, "um_L38_29t_9s_40km", 38, um_l38},
-    {GALE_EXTRUDE_UM_L70_50T, "um_L70_50t_20s_80km", 70, um_l70_50t},
-    {GALE_EXTRUDE_UM_L70_61T, "um_L70_61t_9s_40km", 70, um_l70_61t},
-    {GALE_EXTRUDE_UM_L85, "um_L85_50t_35s_85km", 85, um_l85},
+    {GALE_EXTRUDE_UM_L38, 38, um_l38},
+    {GALE_EXTRUDE_UM_L70_50T, 70, um_l70_50t},
+    {GALE_EXTRUDE_UM_L70_61T, 70, um_l70_61t},
+    {GALE_EXTRUDE_UM_L85, 85, um_l85},
 };
 
 int gale_extrusion_fixed_layers(gale_extrude_t method)
@@ -76,8 +75,8 @@ int gale_extrusion_eta(gale_extrude_t method, int n, double *eta)
     for (size_t i = 0; i < sizeof um_sets / sizeof um_sets[0]; i++) {
         if (um_sets[i].method != method) continue;
         if (n != um_sets[i].n)
-            GALE_ERROR(GALE_ERR_INPUT, "extrusion %s has %d layers, not %d: set the number of "
-                       "layers to %d", um_sets[i].name, um_sets[i].n, n, um_sets[i].n);
+            GALE_ERROR(GALE_ERR_INPUT, "this UM level set has %d layers, not %d: set the "
+                       "number of layers to %d", um_sets[i].n, n, um_sets[i].n);
         for (int k = 0; k <= n; k++) eta[k] = um_sets[i].eta[k];
         return GALE_OK;
     }

@@ -30,7 +30,8 @@ static int find_local(const pair_t *p, int n, gale_gid_t g)
 /* Per cell: the reconstruction U_c = G^-1 sum_s l_s d_s (sigma_s u_s), d_s
  * the tangent-plane vector from the centre to the edge's midpoint, G =
  * sum_s l_s d_s n_s^T (exact for a uniform wind whatever the cell's shape);
- * the Coriolis parameter, and the deep atmosphere's cos(lat) part. Per edge: its normal in both cells' bases. */
+ * the Coriolis parameter and the deep atmosphere's cos(lat) part. Per edge:
+ * its normal in both cells' bases. */
 static int build_recon(const gale_cs_t *cs, const gale_local_t *lm, const double *cell_sign, int nc,
                        int ne, double om, gale_vecinv_t *s)
 {

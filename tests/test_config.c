@@ -1107,7 +1107,8 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
       "'deep_baroclinic_wave' (gale's baroclinic_wave), 'gravity_wave' (the DCMIP 3-1 gravity "
       "wave, gale's dcmip31) and 'isot_atm'"}},
     {"&extrusion\n method = 'um_L120_50t_70s_80km'\n/\n",
-     {"bad.nml:2: &extrusion method = 'um_L120_50t_70s_80km': no gale counterpart; allowed: 'uniform'"}},
+     {"bad.nml:2: &extrusion method = 'um_L120_50t_70s_80km': no gale counterpart; "
+      "allowed: 'uniform'"}},
     {"&extrusion method = 'um_L85_50t_35s_85km', number_of_layers = 70 /\n",
      {"um_L85_50t_35s_85km with levels = 70 (&extrusion method and number_of_layers): that level "
       "set has 85 layers"}},

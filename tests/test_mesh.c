@@ -160,10 +160,11 @@ static void check_extrusion(void)
     for (size_t i = 0; i < sizeof um / sizeof um[0]; i++) {
         CHECK(gale_extrusion_fixed_layers(um[i].m) == um[i].n, "fixed layers %d", um[i].n);
         CHECK_OK(gale_extrusion_eta(um[i].m, um[i].n, eu));
-        CHECK(eu[0] == 0.0 && eu[1] == um[i].e1 && eu[um[i].n - 1] == um[i].elast && eu[um[i].n] == 1.0,
-              "UM set %d: %g %g", um[i].n, eu[1], eu[um[i].n - 1]);
-        for (int k = 0; k < um[i].n; k++) CHECK(eu[k + 1] > eu[k], "UM set %d increases at %d", um[i].n, k);
-        CHECK(gale_extrusion_eta(um[i].m, N, eu) == GALE_ERR_INPUT, "UM set %d with %d layers", um[i].n, N);
+        const int n = um[i].n;
+        CHECK(eu[0] == 0.0 && eu[1] == um[i].e1 && eu[n - 1] == um[i].elast && eu[n] == 1.0,
+              "UM set %d: %g %g", n, eu[1], eu[n - 1]);
+        for (int k = 0; k < n; k++) CHECK(eu[k + 1] > eu[k], "UM set %d increases at %d", n, k);
+        CHECK(gale_extrusion_eta(um[i].m, N, eu) == GALE_ERR_INPUT, "UM set %d with %d layers", n, N);
     }
     CHECK(gale_extrusion_fixed_layers(GALE_EXTRUDE_DCMIP) == 0, "dcmip takes any number of layers");
 }

@@ -319,6 +319,12 @@ static int shown(const char *p)
     return n < 20 ? (int)n : 20;
 }
 
+/* Lists &group key among the keys the run does not use (logged at the end). */
+static void not_used(nml_t *r, const char *group, const char *key)
+{
+    fprintf(r->unused, "%s%s.%s", r->nunused++ ? ", " : "", group, key);
+}
+
 /* Skips blanks, newlines, comments and, with commas != 0, value separators. */
 static void skip(nml_t *r, int commas)
 {
@@ -521,7 +527,7 @@ static int assign(nml_t *r, int line, int g, const char *key, const char (*vals)
                        "%s:%d: &%s %s: not a key of LFRic's gravity_wave or GungHo namelists; %s", r->path,
                        line, group, key, sugg);
         }
-        fprintf(r->unused, "%s%s.%s", r->nunused++ ? ", " : "", group, key);
+        not_used(r, group, key);
         return GALE_OK;
     }
     /* lists: the chain, and &transport's one value per field */
@@ -547,7 +553,7 @@ static int assign(nml_t *r, int line, int g, const char *key, const char (*vals)
         snprintf(r->held[r->nheld++].val, GALE_STR, "%.*s", GALE_STR - 1, val);
         if (lfric_map[m].kind == CORE && strcasecmp(val, "gungho") == 0) r->gungho = line;
         if (lfric_map[m].kind == GH_NUM) /* not used, unless the namelist is GungHo's */
-            fprintf(r->unused, "%s%s.%s", r->nunused++ ? ", " : "", group, key);
+            not_used(r, group, key);
         return GALE_OK;
     }
     case WIND:
@@ -873,8 +879,8 @@ static int resolve_wind(nml_t *r)
 static int resolve_forms(nml_t *r)
 {
     if (!r->gungho) { /* the linear core transports nothing */
-        if (r->forms.line) fprintf(r->unused, "%stransport.equation_form", r->nunused++ ? ", " : "");
-        if (r->names.line) fprintf(r->unused, "%stransport.field_names", r->nunused++ ? ", " : "");
+        if (r->forms.line) not_used(r, "transport", "equation_form");
+        if (r->names.line) not_used(r, "transport", "field_names");
         return GALE_OK;
     }
     if (!r->forms.line) return GALE_OK;

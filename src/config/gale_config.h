@@ -34,7 +34,6 @@ typedef struct {
 
 /* Enum values: the index in the key's choices list. */
 /* the order of gale_extrude_t (layout/gale_extrusion.h) */
-/* in gale_extrude_t's order (layout/gale_extrusion.h) */
 enum { GALE_EXT_UNIFORM, GALE_EXT_QUADRATIC, GALE_EXT_GEOMETRIC, GALE_EXT_DCMIP, GALE_EXT_UM_L38,
        GALE_EXT_UM_L70_50T, GALE_EXT_UM_L70_61T, GALE_EXT_UM_L85 };
 enum {

@@ -55,8 +55,8 @@ void gale_transport_free(gale_transport_t *t);
  * carried by the horizontal volume fluxes flux and, unless NULL, the
  * vertical wflux; the face values and fluxes are t's own scratch, used
  * within the call. */
-int gale_transport_tendency(gale_transport_t *t, gale_psy_t *psy, gale_field_t *q, gale_field_t *flux,
-                            gale_field_t *wflux, gale_field_t *out);
+int gale_transport_tendency(gale_transport_t *t, gale_psy_t *psy, gale_field_t *q,
+                            gale_field_t *flux, gale_field_t *wflux, gale_field_t *out);
 /* Collective: advance the tracer (transport-only cases) or the advected
  * gravity-wave fields by one model step of length dt from time t0. */
 int gale_transport_step(gale_transport_t *t, struct gale_model *m, double t0, double dt);

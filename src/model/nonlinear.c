@@ -178,7 +178,8 @@ void gale_nl_free(gale_model_t *m)
     gale_field_t *f[] = {&s->rho, &s->resu_w, &s->pe, &s->vflux, &s->vflux_i, &s->divi, &s->tq,
                          &s->rx.ue, &s->rx.vn, &s->rx.ke, &s->ra.ue, &s->ra.vn, &s->ra.ke,
                          &s->rg.ue, &s->rg.vn, &s->rg.ke, &s->zeta, &s->zf, &s->qabs, &s->cor,
-                         &s->gridu, &s->gridu2, &s->gridm, &s->be, &s->bent, &s->bps, &s->bps0, &s->bdps, &s->one, &s->one2,
+                         &s->gridu, &s->gridu2, &s->gridm, &s->be, &s->bent, &s->bps, &s->bps0,
+                         &s->bdps, &s->one, &s->one2,
                          &s->bcfl, &s->tcfl,
                          &s->prof, &s->rhoe, &s->mth, &s->mpi, &s->divc, &s->cart[0],
                          &s->cart[1], &s->cart[2], &s->tcart[0], &s->tcart[1], &s->tcart[2]};

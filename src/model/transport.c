@@ -316,8 +316,8 @@ static int tfield(gale_model_t *m, gale_field_t *f, const char *name, gale_loc_t
     return gale_psy_field_create(m->psy, f, name, loc, layers, 8);
 }
 
-int gale_transport_tendency(gale_transport_t *t, gale_psy_t *psy, gale_field_t *q, gale_field_t *flux,
-                            gale_field_t *wflux, gale_field_t *out)
+int gale_transport_tendency(gale_transport_t *t, gale_psy_t *psy, gale_field_t *q,
+                            gale_field_t *flux, gale_field_t *wflux, gale_field_t *out)
 {
     gale_field_t *fq = q->loc == GALE_LOC_IFACE ? &t->fqi : &t->fq, *wq = NULL;
     GALE_CALL(gale_psy_tr_faces(psy, &t->ktr, q, &t->qf));
