@@ -330,16 +330,30 @@ static inline void gale_kb_nl_corw(const gale_kmesh_t *km, const gale_knl_t *nk,
     const int nl = km->nlev, sc = km->sc;
     double *o = out + (size_t)e * sc;
     const double *dz = km->dz;
-    for (int k = 0; k < nl; k++) o[k] = 0.0;
+    /* both cells' shares in one pass, added to 0 in cell order (the bits of
+     * accumulating them in o one cell at a time) */
+    const double *ec[2], *nc[2], *qc[2];
+    double ae[2], an[2];
+    int m = 0;
     for (int j = 0; j < 2; j++) {
         const int c = km->edge_cell[2 * e + j];
         if (c < 0) continue;
         const double *pr = nk->prc + 8 * (size_t)c + 2 * km->edge_side[2 * e + j];
-        const double ae = km->area[c] * pr[0], an = km->area[c] * pr[1];
-        const double *e1 = ue + (size_t)c * sc, *n1 = un + (size_t)c * sc, *q = qa + (size_t)c * sc;
-        GALE_SIMD
-        for (int k = 0; k < nl; k++) o[k] += dz[k] * (ae * (q[k] * n1[k]) - an * (q[k] * e1[k]));
+        ae[m] = km->area[c] * pr[0], an[m] = km->area[c] * pr[1];
+        ec[m] = ue + (size_t)c * sc, nc[m] = un + (size_t)c * sc, qc[m] = qa + (size_t)c * sc;
+        m++;
     }
+#define GALE_CORW(j, k) (dz[k] * (ae[j] * (qc[j][k] * nc[j][k]) - an[j] * (qc[j][k] * ec[j][k])))
+    if (m == 2) {
+        GALE_SIMD
+        for (int k = 0; k < nl; k++) o[k] = (0.0 + GALE_CORW(0, k)) + GALE_CORW(1, k);
+    } else if (m == 1) {
+        GALE_SIMD
+        for (int k = 0; k < nl; k++) o[k] = 0.0 + GALE_CORW(0, k);
+    } else {
+        for (int k = 0; k < nl; k++) o[k] = 0.0;
+    }
+#undef GALE_CORW
 }
 
 /* The budgets' densities of cell c (per unit volume): e[k] = cv rho theta_c

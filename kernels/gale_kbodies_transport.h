@@ -102,6 +102,50 @@ static inline void gale_kb_tr_faces(const gale_ktr_t *tr, int c, int nl, int str
 #undef GALE_TR_FACE
 }
 
+/* The unlimited face value at level k of a cell whose column is q0 and
+ * whose vertex neighbours' columns are n[0..7], with its side's
+ * coefficients r[0..7]: q0 + sum_n r[n] (q_n - q0), summed in neighbour
+ * order. tr_faces' unlimited path computes exactly this (qc + e with phi =
+ * 1 is qc + 1 * e to the bit). */
+#define GALE_TR_FACE_AT(q0, n, r, k)                                                       \
+    ((q0)[k] + ((r)[0] * ((n)[0][k] - (q0)[k]) + (r)[1] * ((n)[1][k] - (q0)[k]) +            \
+                (r)[2] * ((n)[2][k] - (q0)[k]) + (r)[3] * ((n)[3][k] - (q0)[k]) +            \
+                (r)[4] * ((n)[4][k] - (q0)[k]) + (r)[5] * ((n)[5][k] - (q0)[k]) +            \
+                (r)[6] * ((n)[6][k] - (q0)[k]) + (r)[7] * ((n)[7][k] - (q0)[k])))
+
+/* Cell c's face s: its neighbours' columns in n and the side's coefficients */
+static inline const double *gale_kb_tr_side(const gale_ktr_t *tr, int c, int s, int stride,
+                                            const double *q, const double **n)
+{
+    const int *nb = tr->nb + GALE_TR_NB * c;
+    for (int j = 0; j < GALE_TR_NB; j++) n[j] = q + (size_t)nb[j] * stride;
+    return tr->rc + 4 * GALE_TR_NB * c + GALE_TR_NB * s;
+}
+
+/* tr_faces (unlimited) and tr_hflux in one pass over an edge: each cell's
+ * face value on this edge is reconstructed where it is used, so the four
+ * face values of every cell are never stored and read back. Every face
+ * (cell, side) belongs to one edge, so nothing is computed twice; the bits
+ * are those of the two kernels. */
+static inline void gale_kb_tr_eflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int e, int nl,
+                                    int stride, const double *restrict f,
+                                    const double *restrict q, double *restrict fq)
+{
+    const int c1 = km->edge_cell[2 * e], c2 = km->edge_cell[2 * e + 1];
+    const double *na[GALE_TR_NB], *nb[GALE_TR_NB];
+    const double *ra = gale_kb_tr_side(tr, c1, tr->eside[2 * e], stride, q, na);
+    const double *rb = gale_kb_tr_side(tr, c2, tr->eside[2 * e + 1], stride, q, nb);
+    const double *qa = q + (size_t)c1 * stride, *qb = q + (size_t)c2 * stride;
+    const double *fe = f + (size_t)e * stride;
+    double *o = fq + (size_t)e * stride;
+    GALE_SIMD
+    for (int k = 0; k < nl; k++) {
+        const double fl = fe[k], av = GALE_TR_FACE_AT(qa, na, ra, k),
+                     bv = GALE_TR_FACE_AT(qb, nb, rb, k);
+        o[k] = fl * (fl >= 0 ? av : bv);
+    }
+}
+
 static inline void gale_kb_tr_hflux(const gale_ktr_t *tr, const gale_kmesh_t *km, int e, int nl,
                                     int stride, const double *restrict f,
                                     const double *restrict qf, double *restrict fq)
@@ -214,6 +258,8 @@ static inline void gale_kb_tr_ratio_at(size_t i, const double *restrict x,
       gale_kb_tr_faces(TR, i, q_nlev, q_stride, q, qf), 0)                                 \
     K(tr_hflux, EDGES, T, D, 0, 0, 0, 2, ((f, E, R, 0), (qf, C, R, 1), (fq, E, W, 0)),     \
       gale_kb_tr_hflux(TR, KM, i, f_nlev, f_stride, f, qf, fq), 0)                         \
+    K(tr_eflux, EDGES, T, D, 0, 0, 144.0 / NL, 50, ((f, E, R, 0), (q, CI, R, 2), (fq, E, W, 0)), \
+      gale_kb_tr_eflux(TR, KM, i, f_nlev, f_stride, f, q, fq), 0)                          \
     K(tr_vflux, CELLS, T, D, 0, 0, 0, 12, ((q, C, R, 0), (w, I, R, 0), (wq, I, W, 0)),      \
       gale_kb_tr_vflux(TR, KM, i, q, w, wq), 0)                                            \
     K(tr_tend, CELLS, T, D, 0, 0, 0, 12, ((fq, E, R, 0), (wq, I, R, 0), (out, CI, W, 0)),  \

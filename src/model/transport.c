@@ -320,8 +320,12 @@ int gale_transport_tendency(gale_transport_t *t, gale_psy_t *psy, gale_field_t *
                             gale_field_t *flux, gale_field_t *wflux, gale_field_t *out)
 {
     gale_field_t *fq = q->loc == GALE_LOC_IFACE ? &t->fqi : &t->fq, *wq = NULL;
-    GALE_CALL(gale_psy_tr_faces(psy, &t->ktr, q, &t->qf));
-    GALE_CALL(gale_psy_tr_hflux(psy, &t->ktr, flux, &t->qf, fq));
+    if (t->ktr.limit) { /* the limiter needs all four faces of a cell first */
+        GALE_CALL(gale_psy_tr_faces(psy, &t->ktr, q, &t->qf));
+        GALE_CALL(gale_psy_tr_hflux(psy, &t->ktr, flux, &t->qf, fq));
+    } else {
+        GALE_CALL(gale_psy_tr_eflux(psy, &t->ktr, flux, q, fq));
+    }
     if (wflux) {
         GALE_CALL(gale_psy_tr_vflux(psy, &t->ktr, q, wflux, &t->wq));
         wq = &t->wq;
@@ -506,8 +510,9 @@ int gale_transport_stencils(gale_transport_t *t, gale_model_t *m, int limit,
     GALE_CALL(tfield(m, &t->fq, "tr_fq", GALE_LOC_EDGE, nl));
     GALE_CALL(tfield(m, &t->fqi, "tr_fqi", GALE_LOC_EDGE, nl + 1));
     GALE_CALL(tfield(m, &t->wq, "tr_wq", GALE_LOC_IFACE, nl));
-    /* four faces per column, of either shape: a cell field of 4 si levels */
-    GALE_CALL(tfield(m, &t->qf, "tr_facevals", GALE_LOC_CELL, 4 * m->km.si));
+    /* four faces per column, of either shape: a cell field of 4 si levels;
+     * only the limiter stores them (unlimited, tr_eflux makes them on the fly) */
+    if (limit) GALE_CALL(tfield(m, &t->qf, "tr_facevals", GALE_LOC_CELL, 4 * m->km.si));
     return GALE_OK;
 }
 
