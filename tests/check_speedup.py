@@ -2,7 +2,10 @@
 the same, --no-build: nothing is configured or built) on a tiny mesh: it
 exits 0, the checksums of base and new are equal on every layout (the same
 binary, the same bits), and speedup.json and speedup.csv hold what the
-docs say (docs/benchmarks.md, "bench/speedup"). Timings are not judged.
+docs say (docs/benchmarks.md, "bench/speedup"). Then --new-args and --name:
+the option reaches the new side's runs only, the resolved configurations
+differ in that key, and the results go to the named files. Timings are not
+judged.
 
 usage: check_speedup.py ROOT BUILD OUT"""
 import csv
@@ -59,6 +62,27 @@ if len(rows) != 4 or {r["side"] for r in rows} != {"base", "new"}:
     bad.append(f"speedup.csv: {len(rows)} rows")
 if "| layout (ranks x threads) | base s/step | new s/step | speed-up |" not in r.stdout:
     bad.append("no markdown table printed")
+
+# --new-args: the new side alone gets the option, and the report says so
+cmd2 = cmd[:cmd.index("--layouts")] + ["--layouts", "1x1",
+                                       "--new-args=--mixed_solver.tolerance=0.01", "--name", "sp2",
+                                       "--out", out, "--raw-dir", os.path.join(out, "raw")]
+r2 = subprocess.run(cmd2, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=100)
+if r2.returncode != 0:
+    bad.append(f"bench/speedup --new-args failed ({r2.returncode}): {r2.stdout[-1500:]}")
+elif not os.path.exists(os.path.join(out, "sp2.csv")):
+    bad.append("--name sp2 wrote no sp2.csv")
+else:
+    d2 = json.load(open(os.path.join(out, "sp2.json")))
+    for run in d2.get("runs", []):
+        has = "--mixed_solver.tolerance=0.01" in run.get("command", "")
+        if has != (run.get("side") == "new"):
+            bad.append(f"--new-args on the {run.get('side')} side: {has}")
+    diff = d2["summary"][0].get("config_differences", {}).get("mixed_solver.tolerance")
+    if not diff or diff[1] != 0.01 or diff[0] == 0.01:
+        bad.append(f"config_differences for the tolerance: {diff}")
+    if d2.get("case", {}).get("new_args") != ["--mixed_solver.tolerance=0.01"]:
+        bad.append(f"case.new_args {d2.get('case', {}).get('new_args')}")
 if bad:
     sys.exit("FAIL:\n  " + "\n  ".join(bad))
 print("bench/speedup: a build against itself, equal checksums, JSON and CSV complete")
