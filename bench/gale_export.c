@@ -135,7 +135,8 @@ static int assemble(const gale_kmesh_t *km, int nc, csr_t *a)
     for (int c = 0; c < nc; c++) {
         const int *nb = km->cell_nbr + 4 * c;
         const double *hs = km->h_hs + 4 * c;
-        const double av = km->h_av[c], s = km->h_ad[c] + ((hs[0] + hs[1]) + (hs[2] + hs[3]));
+        const double av = km->h_av[c], ad = km->h_ad[c], hsum = (hs[0] + hs[1]) + (hs[2] + hs[3]);
+        const double *dzh = km->h_dzh, *rho = km->h_rho, *rq = km->h_rq; /* the kernel's factors */
         for (int q = 0; q < 4; q++)
             if (nb[q] < 0 || nb[q] >= nc)
                 GALE_ERROR(GALE_ERR_INTERNAL,
@@ -145,10 +146,10 @@ static int assemble(const gale_kmesh_t *km, int nc, csr_t *a)
             const int r = c * nl + k;
             int *cols = a->col + p, len = 0;
             double *vals = a->val + p;
-            row_add(cols, vals, &len, r, km->dz[k] * s + av * (km->rdzi[k] + km->rdzi[k + 1]));
-            for (int q = 0; q < 4; q++) row_add(cols, vals, &len, nb[q] * nl + k, -km->dz[k] * hs[q]);
-            if (k > 0 && km->rdzi[k] != 0) row_add(cols, vals, &len, r - 1, -av * km->rdzi[k]);
-            if (k < nl - 1 && km->rdzi[k + 1] != 0) row_add(cols, vals, &len, r + 1, -av * km->rdzi[k + 1]);
+            row_add(cols, vals, &len, r, dzh[k] * (ad * rho[k] + hsum) + av * (rq[k] + rq[k + 1]));
+            for (int q = 0; q < 4; q++) row_add(cols, vals, &len, nb[q] * nl + k, -dzh[k] * hs[q]);
+            if (k > 0 && rq[k] != 0) row_add(cols, vals, &len, r - 1, -av * rq[k]);
+            if (k < nl - 1 && rq[k + 1] != 0) row_add(cols, vals, &len, r + 1, -av * rq[k + 1]);
             a->start[r] = p;
             a->rowlen[r] = len;
             p += len;

@@ -23,19 +23,33 @@
 /* dynamics (double)                                                  */
 /* ------------------------------------------------------------------ */
 
-/* out = in - s G_h p on one edge: G_h p = (p[second] - p[first]) / d_e */
-static inline void gale_kb_grad_h(const gale_kmesh_t *km, int e, double s,
-                                  const double *restrict in, const double *restrict p,
-                                  double *restrict out)
+/* A body whose level loops take the layers' metric runs them in two inlined
+ * copies, name_in(..., deep): flat columns, the factors constant (the code
+ * and the bits of the shallow atmosphere), or spherical shells, per level. */
+
+/* out = in - s G_h p on one edge: G_h p = hl_k (p[second] - p[first]) / d_e (hl = 1 in
+ * flat columns: the layer's face over its volume, docs/numerics.md) */
+__attribute__((always_inline)) static inline void
+gale_kb_grad_h_in(const gale_kmesh_t *km, int e, double s, const double *restrict in,
+                  const double *restrict p, double *restrict out, const int deep)
 {
     const int nl = km->nlev, sc = km->sc;
     const double *p1 = p + (size_t)km->edge_cell[2 * e] * sc;
     const double *p2 = p + (size_t)km->edge_cell[2 * e + 1] * sc;
     const double *a = in + (size_t)e * sc;
     double *o = out + (size_t)e * sc;
-    const double f = s * km->erdist[e];
+    const double f = s * km->erdist[e], *hl = km->hl;
     GALE_SIMD
-    for (int k = 0; k < nl; k++) o[k] = a[k] - f * (p2[k] - p1[k]);
+    for (int k = 0; k < nl; k++) o[k] = a[k] - (deep ? f * hl[k] : f) * (p2[k] - p1[k]);
+}
+static inline void gale_kb_grad_h(const gale_kmesh_t *km, int e, double s,
+                                  const double *restrict in, const double *restrict p,
+                                  double *restrict out)
+{
+    if (km->deep)
+        gale_kb_grad_h_in(km, e, s, in, p, out, 1);
+    else
+        gale_kb_grad_h_in(km, e, s, in, p, out, 0);
 }
 
 /* Explicit part of the column (w, b) update, see gale_k_col_explicit. */
@@ -88,9 +102,9 @@ static inline void gale_kb_col_backsub(const gale_kmesh_t *km, int c, const doub
 }
 
 /* rhs = (V/c^2) p - V D(fu, fw) on one column */
-static inline void gale_kb_rhs(const gale_kmesh_t *km, int c, const double *restrict p,
-                               const double *restrict fu, const double *restrict fw,
-                               double *restrict rhs)
+__attribute__((always_inline)) static inline void
+gale_kb_rhs_in(const gale_kmesh_t *km, int c, const double *restrict p, const double *restrict fu,
+               const double *restrict fw, double *restrict rhs, const int deep)
 {
     const int nl = km->nlev, sc = km->sc;
     const int *ce = km->cell_edge + 4 * c;
@@ -102,12 +116,22 @@ static inline void gale_kb_rhs(const gale_kmesh_t *km, int c, const double *rest
     const double *pc = p + (size_t)c * sc, *wc = fw + (size_t)c * km->si;
     double *r = rhs + (size_t)c * sc;
     const double ad = km->h_ad[c], area = km->area[c];
-    const double *dz = km->dz;
+    const double *dzv = km->dzv, *dzf = deep ? km->dzf : dzv, *qi = km->qi; /* flat: one dz */
     GALE_SIMD
     for (int k = 0; k < nl; k++) {
         double hflux = f0 * u0[k] + f1 * u1[k] + f2 * u2[k] + f3 * u3[k];
-        r[k] = ad * dz[k] * pc[k] - (dz[k] * hflux + area * (wc[k + 1] - wc[k]));
+        double dw = deep ? qi[k + 1] * wc[k + 1] - qi[k] * wc[k] : wc[k + 1] - wc[k];
+        r[k] = ad * dzv[k] * pc[k] - (dzf[k] * hflux + area * dw);
     }
+}
+static inline void gale_kb_rhs(const gale_kmesh_t *km, int c, const double *restrict p,
+                               const double *restrict fu, const double *restrict fw,
+                               double *restrict rhs)
+{
+    if (km->deep)
+        gale_kb_rhs_in(km, c, p, fu, fw, rhs, 1);
+    else
+        gale_kb_rhs_in(km, c, p, fu, fw, rhs, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -128,20 +152,21 @@ static inline const double *gale_kb_mfd_row(const gale_kmesh_t *km, int c, int s
     return km->mfd + 16 * (size_t)c + 4 * s;
 }
 
-/* One edge of y_u = a M_u u + s l_e dz (p[second] - p[first]): the mimetic
- * row is the first cell's row plus the second's, sides in cell order. */
-static inline void gale_kb_mix_u(const gale_kmesh_t *km, int e, double a, double s,
-                                 const double *restrict u, const double *restrict p,
-                                 double *restrict yu)
+/* One edge of y_u = a M_u u + s l_e dzf (p[second] - p[first]): the mimetic
+ * row is the first cell's row plus the second's, sides in cell order, times
+ * the layer's dzv (dzf = dzv hl: flat columns multiply by 1). */
+__attribute__((always_inline)) static inline void
+gale_kb_mix_u_in(const gale_kmesh_t *km, int e, double a, double s, const double *restrict u,
+                 const double *restrict p, double *restrict yu, const int deep)
 {
     const int nl = km->nlev, sc = km->sc;
     const int c1 = km->edge_cell[2 * e], c2 = km->edge_cell[2 * e + 1];
     const double *p1 = p ? p + (size_t)c1 * sc : NULL, *p2 = p ? p + (size_t)c2 * sc : NULL;
     double *y = yu + (size_t)e * sc;
-    const double *dz = km->dz, f = s * km->elen[e];
+    const double *dz = km->dzv, *hl = km->hl, f = s * km->elen[e];
     if (!u) {
         GALE_SIMD
-        for (int k = 0; k < nl; k++) y[k] = dz[k] * (f * (p2[k] - p1[k]));
+        for (int k = 0; k < nl; k++) y[k] = dz[k] * ((deep ? hl[k] : 1.0) * (f * (p2[k] - p1[k])));
         return;
     }
     if (!p) p1 = p2 = u; /* s = 0: the difference is zero */
@@ -158,8 +183,17 @@ static inline void gale_kb_mix_u(const gale_kmesh_t *km, int e, double a, double
     for (int k = 0; k < nl; k++) {
         double m = (a0 * x0[k] + a1 * x1[k] + a2 * x2[k] + a3 * x3[k]) +
                    (b0 * z0[k] + b1 * z1[k] + b2 * z2[k] + b3 * z3[k]);
-        y[k] = dz[k] * (m + f * (p2[k] - p1[k]));
+        y[k] = dz[k] * (m + (deep ? hl[k] : 1.0) * (f * (p2[k] - p1[k])));
     }
+}
+static inline void gale_kb_mix_u(const gale_kmesh_t *km, int e, double a, double s,
+                                 const double *restrict u, const double *restrict p,
+                                 double *restrict yu)
+{
+    if (km->deep)
+        gale_kb_mix_u_in(km, e, a, s, u, p, yu, 1);
+    else
+        gale_kb_mix_u_in(km, e, a, s, u, p, yu, 0);
 }
 
 /* The integrated horizontal flux divergence of cell c, level k: f_i = sign l_e. */
@@ -173,17 +207,17 @@ static inline void gale_kb_cell_fluxes(const gale_kmesh_t *km, int c, double f[4
 }
 
 /* One column of y_w, y_b, y_p (gale_k_mix_col). */
-static inline void gale_kb_mix_col(const gale_kmesh_t *km, int c, double a, double s,
-                                   const double *restrict u, const double *restrict w,
-                                   const double *restrict b, const double *restrict p,
-                                   double *restrict yw, double *restrict yb,
-                                   double *restrict yp)
+__attribute__((always_inline)) static inline void
+gale_kb_mix_col_in(const gale_kmesh_t *km, int c, double a, double s, const double *restrict u,
+                   const double *restrict w, const double *restrict b, const double *restrict p,
+                   double *restrict yw, double *restrict yb, double *restrict yp, const int deep)
 {
     const int nl = km->nlev, sc = km->sc, si = km->si;
     const double *wc = w + (size_t)c * si, *bc = b + (size_t)c * si, *pc = p + (size_t)c * sc;
     double *ywc = yw + (size_t)c * si, *ybc = yb + (size_t)c * si, *ypc = yp + (size_t)c * sc;
     const double area = km->area[c], rn2 = 1.0 / km->n2, ad = a * km->h_ad[c];
-    const double *dz = km->dz, *dzi = km->dzi, *rdzi = km->rdzi;
+    const double *dzv = km->dzv, *dzf = deep ? km->dzf : dzv, *qi = km->qi; /* flat: one dz */
+    const double *dzi = km->dzqi, *rdzi = km->rdzi;
     GALE_SIMD
     for (int k = 1; k < nl; k++) {
         double mw = area * dzi[k], gzp = (pc[k] - pc[k - 1]) * rdzi[k];
@@ -197,25 +231,39 @@ static inline void gale_kb_mix_col(const gale_kmesh_t *km, int c, double a, doub
     gale_kb_cell_edge_cols(km, c, u, uc);
     GALE_SIMD
     for (int k = 0; k < nl; k++)
-        ypc[k] = ad * dz[k] * pc[k] + s * (dz[k] * GALE_KB_HFLUX(f, uc, k) + area * (wc[k + 1] - wc[k]));
+        ypc[k] = ad * dzv[k] * pc[k] +
+                 s * (dzf[k] * GALE_KB_HFLUX(f, uc, k) +
+                      area * (deep ? qi[k + 1] * wc[k + 1] - qi[k] * wc[k] : wc[k + 1] - wc[k]));
+}
+static inline void gale_kb_mix_col(const gale_kmesh_t *km, int c, double a, double s,
+                                   const double *restrict u, const double *restrict w,
+                                   const double *restrict b, const double *restrict p,
+                                   double *restrict yw, double *restrict yb,
+                                   double *restrict yp)
+{
+    if (km->deep)
+        gale_kb_mix_col_in(km, c, a, s, u, w, b, p, yw, yb, yp, 1);
+    else
+        gale_kb_mix_col_in(km, c, a, s, u, w, b, p, yw, yb, yp, 0);
 }
 
-/* ru = r_u / (l_e d_e dz) on one edge */
+/* ru = r_u / (l_e d_e dzv) on one edge */
 static inline void gale_kb_schur_u(const gale_kmesh_t *km, int e, const double *restrict r_u,
                                    double *restrict ru)
 {
     const int nl = km->nlev, sc = km->sc;
-    const double *r = r_u + (size_t)e * sc, *dz = km->dz, f = km->erdist[e] / km->elen[e];
+    const double *r = r_u + (size_t)e * sc, *dz = km->dzv, f = km->erdist[e] / km->elen[e];
     double *o = ru + (size_t)e * sc;
     GALE_SIMD
     for (int k = 0; k < nl; k++) o[k] = r[k] * f / dz[k];
 }
 
 /* One column of the Schur complement's right-hand side (gale_k_schur_col). */
-static inline void gale_kb_schur_col(const gale_kmesh_t *km, int c, const double *restrict ru,
-                                     const double *restrict r_w, const double *restrict r_b,
-                                     const double *restrict r_p, double *restrict rb,
-                                     double *restrict ws, double *restrict h)
+__attribute__((always_inline)) static inline void
+gale_kb_schur_col_in(const gale_kmesh_t *km, int c, const double *restrict ru,
+                     const double *restrict r_w, const double *restrict r_b,
+                     const double *restrict r_p, double *restrict rb, double *restrict ws,
+                     double *restrict h, const int deep)
 {
     const int nl = km->nlev, sc = km->sc, si = km->si;
     const double *rwc = r_w + (size_t)c * si, *rbc = r_b + (size_t)c * si;
@@ -223,7 +271,7 @@ static inline void gale_kb_schur_col(const gale_kmesh_t *km, int c, const double
     double *rbo = rb + (size_t)c * si, *wso = ws + (size_t)c * si, *hc = h + (size_t)c * sc;
     const double area = km->area[c], n2 = km->n2, tau = km->tau;
     const double rden = 1.0 / (1.0 + tau * tau * n2);
-    const double *dz = km->dz, *dzi = km->dzi;
+    const double *dzf = km->dzf, *qi = km->qi, *dzi = km->dzqi;
     GALE_SIMD
     for (int k = 1; k < nl; k++) {
         double mw = area * dzi[k], rbk = n2 * (rbc[k] / mw);
@@ -237,7 +285,19 @@ static inline void gale_kb_schur_col(const gale_kmesh_t *km, int c, const double
     gale_kb_cell_edge_cols(km, c, ru, uc);
     GALE_SIMD
     for (int k = 0; k < nl; k++)
-        hc[k] = rpc[k] - tau * (dz[k] * GALE_KB_HFLUX(f, uc, k) + area * (wso[k + 1] - wso[k]));
+        hc[k] = rpc[k] - tau * (dzf[k] * GALE_KB_HFLUX(f, uc, k) +
+                                area * (deep ? qi[k + 1] * wso[k + 1] - qi[k] * wso[k]
+                                             : wso[k + 1] - wso[k]));
+}
+static inline void gale_kb_schur_col(const gale_kmesh_t *km, int c, const double *restrict ru,
+                                     const double *restrict r_w, const double *restrict r_b,
+                                     const double *restrict r_p, double *restrict rb,
+                                     double *restrict ws, double *restrict h)
+{
+    if (km->deep)
+        gale_kb_schur_col_in(km, c, ru, r_w, r_b, r_p, rb, ws, h, 1);
+    else
+        gale_kb_schur_col_in(km, c, ru, r_w, r_b, r_p, rb, ws, h, 0);
 }
 
 /* The rows of these kernels (gale_kdesc.h). grad_h reads the two cells of
@@ -245,7 +305,7 @@ static inline void gale_kb_schur_col(const gale_kmesh_t *km, int c, const double
  * of the edge's cells (stencil 1 of u); a cell loop reads the cell's own
  * edges (stencil 0 of an edge field). */
 #define GALE_KROWS_DYNAMICS(K)                                                             \
-    K(grad_h, EDGES, M, D, 0, 0, 0, 3,                                                     \
+    K(grad_h, EDGES, M, D, 0, 0, 0, 4,                                                     \
       ((s, S, R, 0), (in, E, R, 0), (p, C, R, 1), (out, E, W, 0)),                         \
       gale_kb_grad_h(KM, i, s, in, p, out), 0)                                             \
     K(col_explicit, CELLS, M, D, 0, 0, 8, 10,                                              \
@@ -254,19 +314,19 @@ static inline void gale_kb_schur_col(const gale_kmesh_t *km, int c, const double
     K(col_backsub, CELLS, M, D, 0, 0, 8, 8,                                                \
       ((p, C, R, 0), (ws, I, R, 0), (rb, I, R, 0), (w, I, W, 0), (b, I, W, 0)),           \
       gale_kb_col_backsub(KM, i, p, ws, rb, w, b), 0)                                      \
-    K(rhs, CELLS, M, D, 0, 0, 8, 14,                                                       \
+    K(rhs, CELLS, M, D, 0, 0, 8, 16,                                                       \
       ((p, C, R, 0), (fu, E, R, 0), (fw, I, R, 0), (rhs, C, W, 0)),                        \
       gale_kb_rhs(KM, i, p, fu, fw, rhs), 0)                                               \
-    K(mix_u, EDGES, M, D, 0, 0, 64.0 / NL + 8, 21,                                         \
+    K(mix_u, EDGES, M, D, 0, 0, 64.0 / NL + 8, 22,                                         \
       ((a, S, R, 0), (s, S, R, 0), (u, E, R, 1), (p, C, R, 1), (yu, E, W, 0)),             \
       gale_kb_mix_u(KM, i, a, s, u, p, yu), 0)                                             \
-    K(mix_col, CELLS, M, D, 0, 0, 16, 33,                                                  \
+    K(mix_col, CELLS, M, D, 0, 0, 16, 35,                                                  \
       ((a, S, R, 0), (s, S, R, 0), (u, E, R, 0), (w, I, R, 0), (b, I, R, 0), (p, C, R, 0), \
        (yw, I, W, 0), (yb, I, W, 0), (yp, C, W, 0)),                                       \
       gale_kb_mix_col(KM, i, a, s, u, w, b, p, yw, yb, yp), 0)                             \
     K(schur_u, EDGES, M, D, 0, 0, 8, 2, ((r_u, E, R, 0), (ru, E, W, 0)),                  \
       gale_kb_schur_u(KM, i, r_u, ru), 0)                                                  \
-    K(schur_col, CELLS, M, D, 0, 0, 16, 25,                                                \
+    K(schur_col, CELLS, M, D, 0, 0, 16, 27,                                                \
       ((ru, E, R, 0), (r_w, I, R, 0), (r_b, I, R, 0), (r_p, C, R, 0), (rb, I, W, 0),       \
        (ws, I, W, 0), (h, C, W, 0)),                                                       \
       gale_kb_schur_col(KM, i, ru, r_w, r_b, r_p, rb, ws, h), 0)
@@ -419,16 +479,16 @@ static inline void gale_kb_batch_lanes(int b, int c0, int c1, int *restrict l0, 
  * restrict and prolong run on the coarse level of a pair, whose owned cells'
  * children are owned fine cells: 3 more fine columns per coarse column. */
 #define GALE_KROWS_SOLVER(K)                                                               \
-    K(helmholtz, CELLS, M, DF, 0, 1, 16, 17, ((x, C, R, 1), (y, C, W, 0)),                 \
+    K(helmholtz, CELLS, M, DF, 0, 1, 16, 19, ((x, C, R, 1), (y, C, W, 0)),                 \
       gale_kb_helmholtz_d(KM, i, x, y), gale_kb_helmholtz_f(KM, i, x, y))                  \
-    K(residual, CELLS, M, DF, 0, 1, 16, 18, ((x, C, R, 1), (b, C, R, 0), (r, C, W, 0)),    \
+    K(residual, CELLS, M, DF, 0, 1, 16, 20, ((x, C, R, 1), (b, C, R, 0), (r, C, W, 0)),    \
       gale_kb_residual_d(KM, i, x, b, r), gale_kb_residual_f(KM, i, x, b, r))              \
     K(pc_diag, CELLS, M, DF, 0, 1, 8, 1, ((r, C, R, 0), (z, C, W, 0)),                     \
       gale_kb_pc_diag_d(KM, i, r, z), gale_kb_pc_diag_f(KM, i, r, z))                      \
     K(pc_tridiag, BATCH, M, DF, 0, 1, 16, 6, ((r, C, R, 0), (z, C, W, 0)),                 \
       gale_kb_tridiag_batch_d(KM, i, l0, l1, r, z, T),                                     \
       gale_kb_tridiag_batch_f(KM, i, l0, l1, r, z, T))                                     \
-    K(smooth, BATCH, M, DF, 0, 1, 32, 27,                                                  \
+    K(smooth, BATCH, M, DF, 0, 1, 32, 29,                                                  \
       ((rho, S, R, 0), (x, C, R, 1), (b, C, R, 0), (xn, C, W, 0)),                         \
       gale_kb_smooth_batch_d(KM, i, l0, l1, rho, x, b, xn, T,                              \
                              (double *)T + (size_t)KM->nlev * GALE_LANES),                 \

@@ -5,28 +5,31 @@
 
 /* y = A x on one column. A = diag(V/c^2) + tau^2 G_h^T M_u G_h
  *                           + tau^2/(1+tau^2 N^2) G_z^T M_w G_z:
- * y_k = dz_k (S x_k - sum_s hs_s x_nbr(s),k)
- *     + av (rdzi_k (x_k - x_k-1) + rdzi_k+1 (x_k - x_k+1)),  S = A/c^2 + sum_s hs_s.
+ * y_k = dzh_k (S_k x_k - sum_s hs_s x_nbr(s),k)
+ *     + av (rq_k (x_k - x_k-1) + rq_k+1 (x_k - x_k+1)),  S_k = rho_k A/c^2 + sum_s hs_s
+ * with the layers' factors (gale_kernels.h: dzh = dz, rho = 1, rq = 1/dzi in flat
+ * columns, so S_k is the same sum, to the bit, as without them).
  * The multiply-adds are explicit fma() (GALE_FMA): exactly rounded on every
  * target, so every build still gives the same bits, while -ffp-contract=off
  * keeps the compilers from fusing anything else. The split between fma and
  * separate multiplies and adds balances the two multiply and two add pipes. */
-static inline void GALE_KB(gale_kb_helm_col)(const gale_kmesh_t *km, int c,
-                                             const GALE_R *restrict x, GALE_R *restrict y0)
+__attribute__((always_inline)) static inline void
+GALE_KB(gale_kb_helm_col_in)(const gale_kmesh_t *km, int c, const GALE_R *restrict x,
+                             GALE_R *restrict y0, const int deep)
 {
     const int nl = km->nlev, sc = km->sc;
     const int *nb = km->cell_nbr + 4 * c;
     const GALE_R *hs = km->GALE_KM(h_hs) + 4 * c;
     const GALE_R h0 = hs[0], h1 = hs[1], h2 = hs[2], h3 = hs[3];
-    const GALE_R av = km->GALE_KM(h_av)[c];
-    const GALE_R s = km->GALE_KM(h_ad)[c] + ((h0 + h1) + (h2 + h3));
-    const GALE_R *dz = km->GALE_KM(dz), *rdzi = km->GALE_KM(rdzi);
+    const GALE_R av = km->GALE_KM(h_av)[c], ad = km->GALE_KM(h_ad)[c];
+    const GALE_R hsum = (h0 + h1) + (h2 + h3), s = ad + hsum; /* S_k in flat columns */
+    const GALE_R *dzh = km->GALE_KM(h_dzh), *rho = km->GALE_KM(h_rho), *rdzi = km->GALE_KM(h_rq);
     const GALE_R *x0 = x + (size_t)c * sc;
     const GALE_R *xw = x + (size_t)nb[0] * sc, *xs = x + (size_t)nb[1] * sc;
     const GALE_R *xe = x + (size_t)nb[2] * sc, *xn = x + (size_t)nb[3] * sc;
 #define GALE_HORIZ(k)                                                                      \
-    (dz[k] * GALE_FMA(s, x0[k], -(GALE_FMA(h1, xs[k], h0 * xw[k]) +                         \
-                                  GALE_FMA(h3, xn[k], h2 * xe[k]))))
+    (dzh[k] * GALE_FMA(deep ? ad * rho[k] + hsum : s, x0[k],                               \
+                       -(GALE_FMA(h1, xs[k], h0 * xw[k]) + GALE_FMA(h3, xn[k], h2 * xe[k]))))
     if (nl == 1) {
         y0[0] = GALE_HORIZ(0);
         return;
@@ -41,6 +44,15 @@ static inline void GALE_KB(gale_kb_helm_col)(const gale_kmesh_t *km, int c,
                          GALE_HORIZ(k));
     y0[nl - 1] = GALE_FMA(av, rdzi[nl - 1] * (x0[nl - 1] - x0[nl - 2]), GALE_HORIZ(nl - 1));
 #undef GALE_HORIZ
+}
+static inline void GALE_KB(gale_kb_helm_col)(const gale_kmesh_t *km, int c,
+                                             const GALE_R *restrict x, GALE_R *restrict y0)
+{
+    /* flat columns and shells, each its own loops (S constant or per level) */
+    if (km->deep)
+        GALE_KB(gale_kb_helm_col_in)(km, c, x, y0, 1);
+    else
+        GALE_KB(gale_kb_helm_col_in)(km, c, x, y0, 0);
 }
 static inline void GALE_KB(gale_kb_helmholtz)(const gale_kmesh_t *km, int c,
                                               const GALE_R *restrict x, GALE_R *restrict y)
@@ -82,7 +94,7 @@ static inline void GALE_KB(gale_kb_tri_sweeps)(const gale_kmesh_t *km, int batch
     const GALE_R *m = km->GALE_KM(tri_m) + (size_t)batch * nl * L;
     const GALE_R *cu = km->GALE_KM(tri_c) + (size_t)batch * nl * L;
     const GALE_R *av = km->GALE_KM(h_av) + (size_t)batch * L;
-    const GALE_R *rdzi = km->GALE_KM(rdzi);
+    const GALE_R *rdzi = km->GALE_KM(h_rq);
     GALE_R p[GALE_LANES];
     GALE_SIMD
     for (int l = 0; l < L; l++) t[l] = p[l] = t[l] * m[l];
@@ -102,7 +114,7 @@ static inline void GALE_KB(gale_kb_tri_sweeps)(const gale_kmesh_t *km, int batch
  * vectorise, so the SIMD runs across the batch's columns (the lanes) on a
  * transposed copy t[k][lane] (docs/numerics.md, Solver). The factors are stored
  * batched (setup in solver/): m = 1/pivot, cu = upper/pivot; the lower
- * coefficient is -av rdzi_k. A whole batch reads r and writes z inside the
+ * coefficient is -av rq_k. A whole batch reads r and writes z inside the
  * sweeps (strided across the columns); a partial one (the ends of [c0, c1))
  * transposes first, with zeros in the lanes outside [l0, l1), and writes back
  * only its own columns. Both give the same bits. */
@@ -115,7 +127,7 @@ static inline void GALE_KB(gale_kb_tridiag_batch)(const gale_kmesh_t *km, int ba
     const GALE_R *m = km->GALE_KM(tri_m) + (size_t)batch * nl * L;
     const GALE_R *cu = km->GALE_KM(tri_c) + (size_t)batch * nl * L;
     const GALE_R *av = km->GALE_KM(h_av) + c0;
-    const GALE_R *rdzi = km->GALE_KM(rdzi);
+    const GALE_R *rdzi = km->GALE_KM(h_rq);
     const GALE_R *rb = r + (size_t)c0 * sc;
     GALE_R *zb = z + (size_t)c0 * sc;
     if (whole) {

@@ -45,15 +45,26 @@ typedef struct {
     const double *dz;        /* [nlev] layer depth [m] */
     const double *dzi;       /* [nlev+1] distance between layer centres at interfaces; 0 at 0, nlev */
     const double *rdzi;      /* [nlev+1] 1/(distance between layer centres) at interfaces; 0 at 0, nlev */
+    /* the linear core's layers as flat columns (dzv = dzf = dz, hl = qi = 1, dzqi = dzi: the
+     * shallow atmosphere) or spherical shells (docs/numerics.md, "The deep atmosphere") */
+    const double *dzv;       /* [nlev] a layer's volume over the cell's area at r = a */
+    const double *dzf;       /* [nlev] a side face's area over the edge's length at r = a */
+    const double *hl;        /* [nlev] dzf / dzv: the horizontal gradient's factor */
+    const double *qi;        /* [nlev+1] an interface's area over the cell's area at r = a */
+    const double *dzqi;      /* [nlev+1] qi dzi: M_w over A_c; 0 at 0, nlev */
+    int deep;                /* shells: the kernels take the factors per level */
     /* physics and time step */
     double c2, n2;           /* c^2, N^2 */
     double tau;              /* alpha*dt */
     /* Helmholtz operator A = diag(V/c^2) + tau^2 (G_h^T M_u G_h + G_z^T M_w G_z / (1 + tau^2 N^2)):
-     * per column and precision, see gale_kbodies.h */
+     * per column and per level, in each precision, see gale_kbodies_solver.h */
     const double *h_ad;      /* [ncell] A_c / c^2 */
     const double *h_av;      /* [ncell] A_c tau^2/(1+tau^2 N^2) */
     const double *h_hs;      /* [4*ncell] tau^2 l_e/d_e per side */
-    const float *h_ad_f, *h_av_f, *h_hs_f, *dz_f, *rdzi_f;
+    const double *h_dzh;     /* [nlev] dzf hl: the horizontal part's depth (dz when flat) */
+    const double *h_rho;     /* [nlev] dzv / h_dzh: the diagonal's share (1 when flat) */
+    const double *h_rq;      /* [nlev+1] qi / dzi: the vertical part's (rdzi when flat) */
+    const float *h_ad_f, *h_av_f, *h_hs_f, *h_dzh_f, *h_rho_f, *h_rq_f;
     /* tridiagonal preconditioner factors, batched: [(c/L)*nlev + k]*L + c%L, L = GALE_LANES */
     const double *tri_m, *tri_c;
     const float *tri_m_f, *tri_c_f;

@@ -63,7 +63,7 @@ static int nmaps;
 typedef struct {
     gale_kmesh_t *kd; /* the kmesh with kernel addresses: on the device, or a host copy */
     void *scratch;    /* per batch: [nlev][GALE_LANES] + [sc] doubles (tridiagonal, smoother) */
-    const void *own[32]; /* the arrays gale_k_init mapped for this kmesh (one per level) */
+    const void *own[40]; /* the arrays gale_k_init mapped for this kmesh (one per level) */
     int nown;
 } off_impl_t;
 static int nkmesh; /* kmeshes initialised and not finalised */
@@ -310,12 +310,17 @@ int gale_k_init(gale_kmesh_t *km)
              {km->edge_cell, 2 * ne * I}, {km->edge_side, 2 * ne * I}, {km->area, nc * D},           {km->elen, ne * D},
              {km->erdist, ne * D},        {km->dz, nl * D},             {km->dzi, (nl + 1) * D},
              {km->mfd, 16 * nc * D},             {km->rdzi, (nl + 1) * D},
+             {km->dzv, nl * D},           {km->dzf, nl * D},            {km->hl, nl * D},
+             {km->qi, (nl + 1) * D},      {km->dzqi, (nl + 1) * D},
              {km->h_ad, na * D},          {km->h_av, na * D},           {km->h_hs, 4 * na * D},
+             {km->h_dzh, nl * D},         {km->h_rho, nl * D},          {km->h_rq, (nl + 1) * D},
              {km->h_ad_f, na * F},        {km->h_av_f, na * F},         {km->h_hs_f, 4 * na * F},
-             {km->dz_f, nl * F},          {km->rdzi_f, (nl + 1) * F},   {km->tri_m, na * nl * D},
+             {km->h_dzh_f, nl * F},       {km->h_rho_f, nl * F},        {km->h_rq_f, (nl + 1) * F},
+             {km->tri_m, na * nl * D},
              {km->tri_c, na * nl * D},    {km->tri_m_f, na * nl * F},   {km->tri_c_f, na * nl * F},
              {km->diag_inv, na * sc * D}, {km->diag_inv_f, na * sc * F},
              {km->child, 4 * (size_t)km->nchild * I}};
+    GALE_ASSERT(sizeof a / sizeof a[0] <= sizeof im->own / sizeof im->own[0]);
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) map_to(a[i].p, a[i].bytes);
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) im->own[i] = a[i].p;
     im->nown = (int)(sizeof a / sizeof a[0]);
@@ -327,9 +332,12 @@ int gale_k_init(gale_kmesh_t *km)
     t.edge_side = dptr(km->edge_side);
     t.area = dptr(km->area), t.elen = dptr(km->elen), t.erdist = dptr(km->erdist);
     t.dz = dptr(km->dz), t.rdzi = dptr(km->rdzi), t.dzi = dptr(km->dzi), t.mfd = dptr(km->mfd);
+    t.dzv = dptr(km->dzv), t.dzf = dptr(km->dzf), t.hl = dptr(km->hl), t.qi = dptr(km->qi);
+    t.dzqi = dptr(km->dzqi);
     t.h_ad = dptr(km->h_ad), t.h_av = dptr(km->h_av), t.h_hs = dptr(km->h_hs);
+    t.h_dzh = dptr(km->h_dzh), t.h_rho = dptr(km->h_rho), t.h_rq = dptr(km->h_rq);
     t.h_ad_f = dptr(km->h_ad_f), t.h_av_f = dptr(km->h_av_f), t.h_hs_f = dptr(km->h_hs_f);
-    t.dz_f = dptr(km->dz_f), t.rdzi_f = dptr(km->rdzi_f);
+    t.h_dzh_f = dptr(km->h_dzh_f), t.h_rho_f = dptr(km->h_rho_f), t.h_rq_f = dptr(km->h_rq_f);
     t.tri_m = dptr(km->tri_m), t.tri_c = dptr(km->tri_c);
     t.tri_m_f = dptr(km->tri_m_f), t.tri_c_f = dptr(km->tri_c_f);
     t.diag_inv = dptr(km->diag_inv), t.diag_inv_f = dptr(km->diag_inv_f);

@@ -17,13 +17,13 @@ enum { GALE_PREC_DOUBLE = 0, GALE_PREC_SINGLE = 1 };
 
 /* ---- the Helmholtz operator ----
  * Fills the operator and preconditioner coefficients of km (h_*, diag_inv,
- * tri_*, and the float copies) from its geometry (area, elen, erdist, dz,
- * rdzi, c2, n2, tau), times scale (1; a coarse multigrid level's operator
- * is scaled by its cells' area ratio, docs/multigrid.md). Owns the storage;
- * serial. */
+ * tri_*, and the float copies) from its geometry (area, elen, erdist, the
+ * layers' dzv, dzf, hl, qi, rdzi, c2, n2, tau), times scale (1; a coarse
+ * multigrid level's operator is scaled by its cells' area ratio,
+ * docs/multigrid.md). Owns the storage; serial. */
 typedef struct {
-    double *ad, *av, *hs, *diag_inv, *tri_m, *tri_c;
-    float *ad_f, *av_f, *hs_f, *diag_inv_f, *tri_m_f, *tri_c_f, *dz_f, *rdzi_f;
+    double *ad, *av, *hs, *dzh, *rho, *rq, *diag_inv, *tri_m, *tri_c;
+    float *ad_f, *av_f, *hs_f, *dzh_f, *rho_f, *rq_f, *diag_inv_f, *tri_m_f, *tri_c_f;
 } gale_helm_t;
 int gale_helmholtz_setup(gale_kmesh_t *km, double scale, gale_helm_t *h);
 void gale_helmholtz_free(gale_helm_t *h);

@@ -262,9 +262,9 @@ static int weights(S *s)
         s->wc[2][c] = km->n2 / km->area[c];
         s->wc[3][c] = km->c2 / km->area[c];
     }
-    for (int k = 0; k <= nl; k++) {
-        s->wl[1][k] = s->wl[2][k] = km->rdzi[k]; /* 0 at the boundaries: not unknowns */
-        s->wl[0][k] = s->wl[3][k] = k < nl ? 1.0 / km->dz[k] : 0.0;
+    for (int k = 0; k <= nl; k++) { /* M_lumped per level: dzv, qi dzi (1/dz, 1/dzi when flat) */
+        s->wl[1][k] = s->wl[2][k] = km->rdzi[k] / km->qi[k]; /* 0 at the boundaries: not unknowns */
+        s->wl[0][k] = s->wl[3][k] = k < nl ? 1.0 / km->dzv[k] : 0.0;
     }
     return GALE_OK;
 }

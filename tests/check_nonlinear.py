@@ -20,7 +20,8 @@ usage: check_nonlinear.py MPIEXEC GALE WORKDIR MODE
                  filtered run's level (unfiltered: 3.2x and 4.2x larger);
                  the advective wind stays there with no filter
   gungho         GungHo's own settings (configs/lfric_gungho.nml, which LFRic's
-                 unchanged example reads as: the deep atmosphere, dt 3600 s,
+                 unchanged example reads as with --dynamics.transport_stand_in=true,
+                 and is refused without: the deep atmosphere, dt 3600 s,
                  'dcmip' layers, gcr(4) to 0.1 over one V-cycle) for 2 days:
                  GungHo's 2-4 iterations a solve, the mass to 1e-13, the
                  Courant number of the jet, proportional to dt (with Pi
@@ -317,12 +318,24 @@ elif MODE == "output":
         check(20 < abs(float(lat[j])) < 60, f"u_zonal peaks at latitude {float(lat[j]):.1f} (20..60)")
 
 elif MODE == "gungho":
-    # LFRic's own example, unchanged, runs and reads as configs/lfric_gungho.nml:
-    # the deep atmosphere, its transport keys (each field's form, the methods
-    # gale's scheme stands for, cfl_mol_2d_stab) -- the same checksums after
-    # 2 steps, and both deep (the shallow atmosphere's differ)
+    # LFRic's own example, unchanged, is refused as it is: its transport is
+    # split FFSL, which gale does not implement (exit 2 on every rank, naming
+    # the file, the line and &transport scheme) ...
     example = os.path.join(HERE, "data", "lfric", "gungho_example.nml")
-    ex, _, _ = run(example, ["--timestepping.steps=2"])
+    _, r, codes = run(example, ["--timestepping.steps=2"], expect_ok=False)
+    msg = [l for l in (r.stdout + r.stderr).splitlines() if "error" in l]
+    check(len(codes) == 1 and set(codes.values()) == {2},
+          f"the unchanged example without the stand-in: exit {codes} (2)")
+    check(any("gungho_example.nml:331: &transport scheme = 3: gale implements only the method of "
+              "lines" in l and "--dynamics.transport_stand_in=true" in l for l in msg),
+          f"the refusal names the file, line 331 and &transport scheme: {msg}")
+    # ... and with gale's method of lines standing in for it, it runs and
+    # reads as configs/lfric_gungho.nml: the deep atmosphere, its transport
+    # keys (each field's form, cfl_mol_2d_stab) -- the same checksums after
+    # 2 steps, and both deep (the shallow atmosphere's differ)
+    ex, r, _ = run(example, ["--timestepping.steps=2", "--dynamics.transport_stand_in=true"])
+    check("stood in for by gale's method of lines" in r.stdout + r.stderr and
+          "transport.scheme" in r.stdout + r.stderr, "the log lists the keys stood in for")
     own, _, _ = run(GUNGHO, ["--timestepping.steps=2"])
     sh, _, _ = run(GUNGHO, ["--timestepping.steps=2", "--dynamics.shallow=true"])
     check(ex["checksums"] == own["checksums"], f"LFRic's example, unchanged, and "
@@ -418,8 +431,9 @@ elif MODE == "bad_input":
                                 (BWAVE, ["--dynamics.transport_courant=-1"], "transport_courant"),
                                 (BWAVE, ["--dynamics.shallow=false", "--dynamics.vector_invariant=true"],
                                  "vector_invariant = false"),
-                                (os.path.join(CONFIGS, "default.ini"), ["--dynamics.shallow=false"],
-                                 "shallow = false (the deep atmosphere) is the nonlinear core's")):
+                                (os.path.join(CONFIGS, "default.ini"),
+                                 ["--initial.case=gravity_wave_advected", "--dynamics.shallow=false"],
+                                 "the linear core's transport cases are shallow")):
         _, r, codes = run(config, small + extra, np=2, expect_ok=False)
         msg = [l for l in (r.stdout + r.stderr).splitlines() if "error" in l]
         print(f"      {' '.join(extra)}: rank exit status {codes}, {msg}")
@@ -427,6 +441,22 @@ elif MODE == "bad_input":
         check(len(codes) == 2 and all(c != 0 for c in codes.values()),
               f"{' '.join(extra)}: exit status of every rank {codes} (non-zero)")
         check(any(word in l for l in msg), f"{' '.join(extra)}: the error names {word}")
+    # a refusal found at set-up names the namelist's file, line, group and
+    # key, not gale's INI section, when the keys came from a namelist
+    nml = os.path.join(WORKDIR, "deep_vi.nml")
+    with open(nml, "w") as f:
+        f.write("&section_choice dynamics = 'gungho' /\n&idealised test = 'isot_atm' /\n"
+                "&base_mesh prime_mesh_name = 'C6' /\n&multigrid multigrid_chain_nitems = 2 /\n"
+                "&formulation\n shallow = .false.\n vector_invariant = .true.\n/\n")
+    _, r, codes = run(nml, ["--extrusion.levels=4", "--timestepping.steps=1"], np=2,
+                      expect_ok=False)
+    msg = [l for l in (r.stdout + r.stderr).splitlines() if "error" in l]
+    print(f"      {nml}: rank exit status {codes}, {msg}")
+    check(len(codes) == 2 and set(codes.values()) == {2}, f"deep_vi.nml: exit {codes} (2)")
+    check(any("deep_vi.nml:6: &formulation shallow = .false. (the deep atmosphere)" in l and
+              "deep_vi.nml:7: &formulation vector_invariant = .true.: set vector_invariant = "
+              "false" in l and "[dynamics]" not in l for l in msg),
+          "the set-up refusal names the namelist's lines, group and keys, not [dynamics]")
 
 else:
     sys.exit(f"check_nonlinear: unknown mode {MODE}")

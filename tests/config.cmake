@@ -26,3 +26,11 @@ add_test(NAME nml_fuzz
          COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_nml_fuzz.py
                  $<TARGET_FILE:nml_check> ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/nml_fuzz)
 set_tests_properties(nml_fuzz PROPERTIES LABELS "bad-input;fuzz" TIMEOUT 600)
+
+# docs/lfric-namelist.md's table of every LFRic namelist key is config_nml.c's
+# table (`gale help namelist --markdown`): a key or category changed in one
+# and not the other fails
+add_test(NAME docs_namelist_table
+         COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_readme.py ${GALE_EXE}
+                 ${PROJECT_SOURCE_DIR}/docs/lfric-namelist.md --table namelist)
+set_tests_properties(docs_namelist_table PROPERTIES LABELS unit)

@@ -8,6 +8,15 @@ set(DEFAULT_INI ${PROJECT_SOURCE_DIR}/configs/default.ini)
 # that solve, assert numbers that only a tight solve gives
 set(TIGHT_INI ${PROJECT_SOURCE_DIR}/configs/default_tight.ini)
 set(QUIET --logging.progress_every=0)
+# the ranks, threads and halo strategies whose checksums must be bit-identical
+# (C12 keeps the oversubscribed 6-rank runs short on a 2-core machine)
+set(REPRODUCIBLE
+  --variant "np=1" --variant "np=2" --variant "np=3" --variant "np=4" --variant "np=6"
+  --variant "np=1 threads=2" --variant "np=2 threads=2"
+  --variant "np=2 --halo.overlap=false"
+  --variant "np=3 --halo.redundant_computation=true --halo.depth=2"
+  --variant "np=4 --halo.redundant_computation=true --halo.depth=3 --halo.overlap=false"
+  --variant "np=6 --partitioning.method=panel --halo.redundant_computation=true --halo.depth=2")
 # ... and stays the default case but for that solve (no include in the INI
 # reader, so it is a copy: this catches an edit made to one file only)
 add_test(NAME tight_preset_matches_default
@@ -70,6 +79,68 @@ foreach(mm consistent lumped)
        --dynamics.mass_matrix=${mm} ${QUIET})
 endforeach()
 
+# The deep atmosphere (docs/numerics.md, "The deep atmosphere": the layers
+# as spherical shells, LFRic's gravity_wave geometry). Energy, in the shells'
+# weights, as in flat columns: conserved by Crank-Nicolson to the solve's
+# tolerance, only ever removed off-centred; with the lumped operator too
+# (multigrid keeps its tight solves short); the balanced state stays at rest
+set(DEEP --dynamics.shallow=false)
+gale_case(energy_crank_nicolson_deep "regression;mpi" run --np 2
+  --check "abs(r['energy']['rel_change']) < 1e-9"
+  -- ${TIGHT_INI} --mesh.name=C8 --timestepping.steps=120 ${TIGHT} ${DEEP} ${QUIET})
+gale_case(energy_offcentred_deep "regression;mpi" run --np 2
+  --check "r['energy']['max_step_increase'] <= 0" --check "r['energy']['rel_change'] < 0"
+  -- ${TIGHT_INI} --mesh.name=C8 --timestepping.alpha=0.6 --timestepping.steps=120 ${TIGHT}
+     ${DEEP} ${QUIET})
+gale_case(energy_crank_nicolson_lumped_deep "regression;mpi" run --np 2
+  --check "abs(r['energy']['rel_change']) < 1e-9"
+  -- ${TIGHT_INI} --mesh.name=C12 --timestepping.steps=120 --solver.tolerance=1e-12
+     --solver.preconditioner=multigrid ${LUMPED} ${DEEP} ${QUIET})
+gale_case(balanced_state_deep "regression;mpi" run --np 2
+  --check "r['max_u_over_run'] < 1e-12" --check "r['max_w_over_run'] < 1e-12"
+  -- ${TIGHT_INI} --initial.case=balanced --timestepping.steps=100 ${DEEP} ${QUIET})
+# the normal modes against the deep atmosphere's own frequencies, the
+# linear core against the nonlinear core's deep step, and LFRic's example
+# as shipped (tests/check_deep.py)
+add_test(NAME deep_numbers
+         COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_deep.py ${GALE_MPIEXEC} ${GALE_EXE})
+set_tests_properties(deep_numbers PROPERTIES LABELS "regression;mpi" TIMEOUT 500 PROCESSORS 2)
+# bit-identical over threads, overlap and redundant computation, either
+# operator over bicgstab + multigrid (every level's shells); rank counts 1-6
+# are mixed_lfric_reproducible's (configs/lfric_gravity_wave.nml is deep) and
+# deep_numbers' (LFRic's example on 2 and 3 ranks)
+foreach(mm consistent lumped)
+  gale_case(deep_${mm}_checksums_reproducible "regression;mpi" same
+    --variant "np=1" --variant "np=2 threads=2" --variant "np=2 --halo.overlap=false"
+    --variant "np=3 --halo.redundant_computation=true --halo.depth=2"
+    --variant "np=4 --halo.redundant_computation=true --halo.depth=3 --halo.overlap=false"
+    -- ${DEFAULT_INI} --mesh.name=C12 --timestepping.steps=4 --dynamics.mass_matrix=${mm}
+       ${DEEP} ${QUIET})
+endforeach()
+# every Helmholtz method and preconditioner solves the deep operator: the
+# state of cg + tridiagonal within the bound of the flat tests below (10 x
+# solves x 1e-10: 6 solves), energy kept; single precision to its tolerance;
+# GungHo's one V-cycle inside the mixed solve
+foreach(v "method=pipelined_cg" "method=bicgstab" "method=gcr" "preconditioner=none"
+          "preconditioner=diagonal" "preconditioner=multigrid")
+  string(REPLACE "=" "_" n ${v})
+  gale_case(solver_${n}_deep "regression;mpi" against --np 2 "--ref=--solver.method=cg"
+    --rel 6e-9 --energy 1e-9
+    -- ${TIGHT_INI} --solver.${v} --timestepping.steps=6 --solver.max_iterations=5000
+       ${LUMPED} ${DEEP} ${QUIET})
+endforeach()
+gale_case(solver_single_precision_deep "regression;mpi" run --np 2
+  --check "r['solver']['converged'] and r['solver']['precision'] == 'single'"
+  --check "abs(r['energy']['rel_change']) < 1e-4"
+  -- ${TIGHT_INI} --solver.precision=single --solver.tolerance=1e-5 --timestepping.steps=12
+     ${LUMPED} ${DEEP} ${QUIET})
+gale_case(mixed_prec_only_deep "regression;mpi" run --np 2
+  --check "r['mixed_solver']['converged'] and r['solver']['method'] == 'prec_only'"
+  --check "abs(r['energy']['rel_change']) < 1e-7"
+  -- ${DEFAULT_INI} --mesh.name=C12 --timestepping.steps=12 --solver.method=prec_only
+     --solver.preconditioner=multigrid --mixed_solver.tolerance=1e-9
+     --mixed_solver.max_iterations=60 ${DEEP} ${QUIET})
+
 # the vertical mode: omega^2 = c^2 m^2 + N^2 within 1% at 10 levels, and the
 # error of a second-order scheme falls 4x when the level count doubles; dt is
 # small enough that Crank-Nicolson's phase error (~(omega dt)^2/12 = 1e-5)
@@ -78,17 +149,10 @@ gale_case(normal_mode_vertical regression mode --levels 10 20 --tol 0.01 --ratio
   -- --mesh.name=C2 --initial.case=normal_mode --initial.mode=vertical
      --timestepping.dt=0.1 --timestepping.steps=1800 ${QUIET})
 
-# bit-identical checksums for any ranks, threads and halo strategy (C12 keeps
-# the oversubscribed 6-rank runs short on a 2-core machine); the lumped
-# operator with the default's bicgstab + multigrid here, the consistent one in
-# mixed.cmake
-gale_case(checksums_reproducible "regression;mpi" same
-  --variant "np=1" --variant "np=2" --variant "np=3" --variant "np=4" --variant "np=6"
-  --variant "np=1 threads=2" --variant "np=2 threads=2"
-  --variant "np=2 --halo.overlap=false"
-  --variant "np=3 --halo.redundant_computation=true --halo.depth=2"
-  --variant "np=4 --halo.redundant_computation=true --halo.depth=3 --halo.overlap=false"
-  --variant "np=6 --partitioning.method=panel --halo.redundant_computation=true --halo.depth=2"
+# bit-identical checksums for any ranks, threads and halo strategy; the
+# lumped operator with the default's bicgstab + multigrid here, the
+# consistent one in mixed.cmake
+gale_case(checksums_reproducible "regression;mpi" same ${REPRODUCIBLE}
   -- ${DEFAULT_INI} --mesh.name=C12 --timestepping.steps=4 ${LUMPED} ${QUIET})
 
 # every Krylov method reaches cg's state on the default case (TIGHT_INI): 12 solves to a
@@ -157,7 +221,7 @@ gale_case(bad_config_file "bad-input;mpi" run --np 2 --rc 2 --stderr "cannot ope
 # a set-up that fails after the model's fields are allocated frees them and
 # exits 2 (a GungHo namelist given the linear core's case)
 gale_case(nml_setup_fails "bad-input" run --rc 2
-  --stderr "equations = nonlinear runs case resting, dcmip31 or baroclinic_wave, not gravity_wave"
+  --stderr "equations = nonlinear runs case resting, normal_mode, dcmip31 or baroclinic_wave, not gravity_wave"
   --count-stderr "^gale: error" 1
   -- ${PROJECT_SOURCE_DIR}/configs/lfric_gungho.nml --initial.case=gravity_wave)
 gale_case(bad_option "bad-input" run --rc 2 --stderr "unknown option '--bogus'" -- --bogus)
@@ -182,9 +246,18 @@ add_executable(test_helmholtz_sym test_helmholtz_sym.c)
 target_link_libraries(test_helmholtz_sym PRIVATE gale_app m)
 # on 1, 3 and 4 ranks, and x . A y the same bits on each (the couplings across
 # ranks are all there)
-add_test(NAME helmholtz_symmetric COMMAND sh -c
-  "set -e; for n in 1 3 4; do ${GALE_MPIEXEC} -n $n \"$0\" > \"$1.$n\"; cat \"$1.$n\"; done
-   a=$(grep 'bits' \"$1.1\"); [ -n \"$a\" ]
-   for n in 3 4; do [ \"$(grep 'bits' \"$1.$n\")\" = \"$a\" ] || { echo \"x.Ay differs on $n ranks\"; exit 1; }; done"
-  $<TARGET_FILE:test_helmholtz_sym> ${CMAKE_CURRENT_BINARY_DIR}/helmholtz_sym)
-set_tests_properties(helmholtz_symmetric PROPERTIES LABELS "unit;mpi" PROCESSORS 2 TIMEOUT 120)
+# (and in the deep atmosphere's shells, whose factors change by level)
+foreach(v "flat;true" "deep;false")
+  list(GET v 0 name)
+  list(GET v 1 shallow)
+  set(t helmholtz_symmetric)
+  if(name STREQUAL "deep")
+    set(t helmholtz_symmetric_deep)
+  endif()
+  add_test(NAME ${t} COMMAND sh -c
+    "set -e; for n in 1 3 4; do ${GALE_MPIEXEC} -n $n \"$0\" \"$2\" > \"$1.$n\"; cat \"$1.$n\"; done
+     a=$(grep 'bits' \"$1.1\"); [ -n \"$a\" ]
+     for n in 3 4; do [ \"$(grep 'bits' \"$1.$n\")\" = \"$a\" ] || { echo \"x.Ay differs on $n ranks\"; exit 1; }; done"
+    $<TARGET_FILE:test_helmholtz_sym> ${CMAKE_CURRENT_BINARY_DIR}/${t} --dynamics.shallow=${shallow})
+  set_tests_properties(${t} PROPERTIES LABELS "unit;mpi" PROCESSORS 2 TIMEOUT 120)
+endforeach()

@@ -139,6 +139,15 @@ gale_offload_test(offload_baroclinic_deep_np2 2 RUN_REF ZERO field CONFIG barocl
        --solver.method=prec_only --logging.progress_every=0 --dynamics.shallow=false
        --dynamics.transport_courant=0.02)
 
+# the linear core's deep atmosphere (docs/numerics.md): the shells' factors
+# in every kernel of the mixed solve and on every multigrid level, and in the
+# lumped operator's single-precision solve
+gale_offload_test(offload_deep_np2 2 RUN_REF ZERO field
+  ARGS --timestepping.steps=6 --dynamics.shallow=false)
+gale_offload_test(offload_deep_lumped_single_np2 2 RUN_REF ZERO field
+  ARGS --timestepping.steps=6 --dynamics.shallow=false --dynamics.mass_matrix=lumped
+       --solver.precision=single --solver.tolerance=1e-5)
+
 # the transport kernels: advection cases bit for bit against the CPU build
 gale_offload_test(offload_cosine_bell_np2 2 RUN_REF ZERO field
   ARGS --initial.case=cosine_bell --planet.scaling=1 --extrusion.levels=1 --mesh.name=C12 --transport.days=2)

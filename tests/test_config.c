@@ -538,7 +538,9 @@ static void test_namelist(void)
           "mixed_solver method %d gcrk %d it %d", c.mixed_solver.method, c.mixed_solver.gcrk,
           c.mixed_solver.max_iterations);
     CHECK_REL(c.mixed_solver.tolerance, 1e-4, 0);
-    CHECK_REL(c.mixed_solver.abs_tolerance, 1e-6, 0);
+    /* LFRic's gravity_wave reads no mixed_solver_a_tol (its solvers take
+     * 1e-12): the file's 1e-6 leaves gale's 0 (off) */
+    CHECK(c.mixed_solver.abs_tolerance == 0, "abs_tolerance %g", c.mixed_solver.abs_tolerance);
     CHECK(c.multigrid.levels == 4 && c.multigrid.n_presmooth == 2 && c.multigrid.n_postsmooth == 2 &&
               c.multigrid.n_coarsesmooth == 4, "multigrid");
     CHECK_REL(c.multigrid.smooth_relaxation, 0.8, 0);
@@ -546,7 +548,9 @@ static void test_namelist(void)
     CHECK(c.logging.level == GALE_LOG_INFO, "log level");
     /* LFRic keys without a counterpart are logged once, mapped ones are not */
     CHECK(lines(out) == 1 && strstr(out, "not used") && strstr(out, "planet.omega") &&
-              !strstr(out, "mixed_solver.") && !strstr(out, "finite_element.rehabilitate") &&
+              !strstr(out, "mixed_solver.si_") && !strstr(out, "finite_element.rehabilitate") &&
+              strstr(out, "mixed_solver.mixed_solver_a_tol") &&
+              strstr(out, "mixed_solver.eliminate_variables") &&
               strstr(out, "multigrid.coarsen_multigrid_tiles") &&
               !strstr(out, "multigrid.chain_mesh_tags") && !strstr(out, "multigrid.multigrid_chain_nitems") &&
               !strstr(out, "multigrid.smooth_relaxation") && !strstr(out, "multigrid.n_") &&
@@ -599,6 +603,7 @@ static void test_namelist(void)
     CHECK_REL(c.mixed_solver.tolerance, 1e-4, 0);
     CHECK(!strstr(out, "mixed_solver."), "&mixed_solver keys are used:\n%s", out);
     st = parse_captured(1, &c, put_file("mixed.nml",
+        "&section_choice dynamics = 'gungho' /\n&idealised test = 'isot_atm' /\n"
         "&finite_element rehabilitate = .false. /\n"
         "&mixed_solver\n si_method = 'prec_only', gcrk = 7, si_tolerance = 1.0d-6\n"
         " si_maximum_iterations = 33, mixed_solver_a_tol = 1.e-9, fail_on_non_converged = .F.\n"
@@ -634,7 +639,7 @@ static void test_namelist(void)
     const char *p = put_file("syntax.nml",
         "! comment\n&base_mesh prime_mesh_name=\"dynamics\", filename='mesh_C24_MG.nc' /\n"
         "&extrusion method='QUADRATIC' number_of_layers=40, domain_top=3.0D4 ! top\n/\n"
-        "&planet\n/\n&helmholtz_solver si_pressure_a_tol=1.d-12 method=\"gcr\" monitor_convergence=T\n"
+        "&planet\n/\n&helmholtz_solver si_pressure_tolerance=1.d-12 method=\"gcr\" monitor_convergence=T\n"
         "  preconditioner='none' /\n&logging run_log_level='trace' /\n"
         "&files diag_stem_name='it''s', orography_ancil_path='a/b' /\n"
         "&time timestep_end=12 /\n&multigrid ugrid = 'a', 'b',\n 'c' /\n"
@@ -645,7 +650,7 @@ static void test_namelist(void)
     CHECK(c.mesh.n == 24 && c.extrusion.method == GALE_EXT_QUADRATIC && c.extrusion.levels == 30,
           "mesh %d method %d levels %d", c.mesh.n, c.extrusion.method, c.extrusion.levels);
     CHECK_REL(c.extrusion.top, 3e4, 0);
-    CHECK_REL(c.solver.abs_tolerance, 1e-12, 0);
+    CHECK_REL(c.solver.tolerance, 1e-12, 0);
     CHECK(c.solver.method == GALE_KRYLOV_GCR && c.solver.preconditioner == GALE_PC_NONE &&
               c.solver.monitor_convergence == 1, "solver");
     CHECK(c.logging.level == GALE_LOG_DEBUG && c.timestepping.steps == 12, "level, steps");
@@ -719,21 +724,32 @@ static void test_namelist_gungho(void)
     CHECK(st == GALE_OK && c.planet.omega == 0.0 && c.dynamics.equations == GALE_EQ_NONLINEAR &&
               c.initial.kase == GALE_CASE_RESTING && c.initial.profile == GALE_PROFILE_ISOTHERMAL,
           "rotating false: %d omega %g\n%s", st, c.planet.omega, out);
-    /* LFRic's transport: the example's forms and methods are accepted, its
-     * methods listed as stood in for, cfl_mol_2d_stab the substep limit */
-    st = parse_captured(1, &c, put_file("gh.nml",
-                                        "&section_choice dynamics = 'gungho' /\n"
-                                        "&idealised test = 'deep_baroclinic_wave' /\n"
-                                        "&transport cfl_mol_2d_stab = 0.8, equation_form = 1,3,2,3,\n"
-                                        " field_names = 'density','potential_temperature','wind',"
-                                        "'moisture', horizontal_method = 4*2, scheme = 4*3,\n"
-                                        " panel_edge_treatment = 'remapping' /\n"), 0, NULL);
+    /* LFRic's transport: the example's forms are honoured, cfl_mol_2d_stab
+     * is the substep limit; its split FFSL method is refused, naming the
+     * scheme (the method's first key) at its line, unless gale's method of
+     * lines may stand in, which lists the keys it stands in for */
+    const char *tr = put_file("gh.nml",
+                              "&section_choice dynamics = 'gungho' /\n"
+                              "&idealised test = 'deep_baroclinic_wave' /\n"
+                              "&transport cfl_mol_2d_stab = 0.8, equation_form = 1,3,2,3,\n"
+                              " field_names = 'density','potential_temperature','wind',"
+                              "'moisture', horizontal_method = 4*2, scheme = 4*3,\n"
+                              " panel_edge_treatment = 'remapping' /\n");
+    st = parse_captured(2, &c, tr, 0, NULL);
+    CHECK(st == GALE_ERR_INPUT && lines(out) == 1 &&
+              strstr(out, "gh.nml:4: &transport scheme = 3: gale implements only the method of "
+                          "lines (scheme = 1: the method of lines in 3-D)") &&
+              strstr(out, "--dynamics.transport_stand_in=true"),
+          "LFRic's transport methods refused: %d\n%s", st, out);
+    char *stand[] = {"--dynamics.transport_stand_in=true"};
+    st = parse_captured(1, &c, tr, 1, stand);
     CHECK(st == GALE_OK && c.dynamics.transport_courant == 0.8 &&
-              strstr(out, "stood in for by gale's one scheme") &&
-              strstr(out, "transport.horizontal_method, transport.scheme, "
-                          "transport.panel_edge_treatment") &&
-              !strstr(out, "cfl_mol_2d_stab") && !strstr(out, "equation_form"),
-          "LFRic's transport: %d courant %g\n%s", st, c.dynamics.transport_courant, out);
+              strstr(out, "stood in for by gale's method of lines") &&
+              strstr(out, "): transport.horizontal_method, transport.scheme\n") &&
+              !strstr(out, "cfl_mol_2d_stab") && !strstr(out, "equation_form") &&
+              !strstr(out, "panel_edge_treatment"),
+          "LFRic's transport stood in for: %d courant %g\n%s", st, c.dynamics.transport_courant,
+          out);
     /* shallow = .false. selects the deep atmosphere */
     st = parse_captured(1, &c, put_file("gh.nml", "&formulation shallow = .false. /\n"
                                                   "&idealised test = 'deep_baroclinic_wave' /\n"
@@ -758,13 +774,14 @@ static void test_namelist_gungho(void)
                                         "&planet omega = 1.0d-4 /\n"), 0, NULL);
     CHECK(st == GALE_OK && c.initial.kase == GALE_CASE_DCMIP31, "gravity_wave -> dcmip31");
     CHECK_REL(c.planet.omega, 1e-4, 0);
-    /* a gravity_wave namelist keeps the linear core, whose test is the
-     * gravity wave: that value is accepted and not listed as unused */
+    /* a gravity_wave namelist keeps the linear core, whose test is always
+     * the gravity wave: LFRic's gravity_wave reads no &idealised test, so any
+     * is listed as without effect; the wind profile is checked */
     st = parse_captured(1, &c, put_file("gh.nml", "&section_choice dynamics = 'none' /\n"
-                                                  "&idealised test = 'gravity_wave' /\n"
+                                                  "&idealised test = 'deep_baroclinic_wave' /\n"
                                                   "&initial_wind profile = 'none' /\n"), 0, NULL);
     CHECK(st == GALE_OK && c.dynamics.equations == GALE_EQ_LINEAR &&
-              c.initial.kase == GALE_CASE_GRAVITY_WAVE && !strstr(out, "idealised.test") &&
+              c.initial.kase == GALE_CASE_GRAVITY_WAVE && strstr(out, "idealised.test") &&
               !strstr(out, "initial_wind.profile"),
           "gravity_wave namelist: %d\n%s", st, out);
 }
@@ -922,11 +939,16 @@ static void test_namelist_layouts(void)
      * the top from domain_height, the radius from &extrusion planet_radius,
      * BiCGStab + multigrid over its chain C16, C8, C4, C2 */
     check_layout("apps.nml", lfric_apps_layout, 16, GALE_PC_MULTIGRID, 100, 18);
-    CHECK(lines(out) == 1 && strstr(out, "not used (no gale counterpart)") &&
-              strstr(out, "base_mesh.topology") && !strstr(out, "multigrid.chain_mesh_tags") &&
+    /* LFRic's gravity_wave reads none of GungHo's &formulation keys (its
+     * example's use_wavedynamics = .false. and vector_invariant = .true.
+     * included), nor eliminate_variables: they have no effect */
+    CHECK(lines(out) == 1 && strstr(out, "not used (no effect on gale's answers") &&
+              !strstr(out, "base_mesh.topology") && !strstr(out, "multigrid.chain_mesh_tags") &&
               !strstr(out, "formulation.l_multigrid") && strstr(out, "multigrid.coarsen_multigrid_tiles") &&
               strstr(out, "mixed_solver.reference_reset_time") && strstr(out, "mixed_solver.split_w") &&
-              !strstr(out, "mixed_solver.si_") && !strstr(out, "mixed_solver.eliminate_variables") &&
+              !strstr(out, "mixed_solver.si_") && strstr(out, "mixed_solver.eliminate_variables") &&
+              strstr(out, "formulation.use_wavedynamics") && strstr(out, "formulation.use_physics") &&
+              strstr(out, "formulation.vector_invariant") && strstr(out, "formulation.rotating") &&
               strstr(out, "partitioning.tile_size_x") &&
               !strstr(out, "extrusion.domain_height") && !strstr(out, "base_mesh.file_prefix"),
           "apps: the log:\n%s", out);
@@ -943,6 +965,7 @@ static void test_namelist_layouts(void)
     CHECK(st == GALE_OK && c.mesh.n == 12, "file_prefix alone: %d, mesh %d", st, c.mesh.n);
 }
 
+#define GH "&section_choice dynamics = 'gungho' /\n&idealised test = 'deep_baroclinic_wave' /\n"
 static const struct { const char *text, *want[2]; } bad_nml[] = {
     /* a missing '=': the value list ends at "name =", and a name there is a
      * key without its '=', at its own line (not more values of the key
@@ -988,13 +1011,10 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
     /* keys that change the equations or the test: gale's value or an error */
     {"&formulation\n shallow = .maybe.\n/\n",
      {"bad.nml:2: &formulation shallow = '.maybe.': not a logical (.true. or .false.)"}},
-    {"&formulation vector_invariant = maybe /\n",
-     {"bad.nml:1: &formulation vector_invariant = 'maybe': not a logical (.true. or .false.)"}},
+    {GH "&formulation vector_invariant = maybe /\n",
+     {"bad.nml:3: &formulation vector_invariant = 'maybe': not a logical (.true. or .false.)"}},
     {"&section_choice dynamics = 'gungho' /\n",
      {"bad.nml:1: &section_choice dynamics = 'gungho' needs &idealised test"}},
-    {"&idealised\n test = 'deep_baroclinic_wave'\n/\n",
-     {"bad.nml:2: &idealised test = 'deep_baroclinic_wave': a gravity_wave namelist runs only the "
-      "linear gravity wave"}},
     {"&section_choice dynamics = 'gungho' /\n&idealised test = 'deep_baroclinic_wave' /\n"
      "&initial_wind\n profile = 'solid_body_rotation' /\n",
      {"bad.nml:4: &initial_wind profile = 'solid_body_rotation': gale's case baroclinic_wave sets "
@@ -1020,13 +1040,13 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
      "&transport equation_form = 1, 7\n field_names = 'density', 'wind' /\n",
      {"bad.nml:3: &transport equation_form = '7' (field 'wind'): not 1 (conservative), 2 "
       "(advective) or 3 (consistent)"}},
-    {"&transport panel_edge_treatment = 3*'extended_mush' /\n",
-     {"bad.nml:1: &transport panel_edge_treatment = 'extended_mush': not one of LFRic's values "
-      "(none extended_mesh special_edges remapping)"}},
-    {"&transport\n scheme = 4*3, 9\n/\n",
-     {"bad.nml:2: &transport scheme = '9': not one of LFRic's values (1 2 3)"}},
-    {"&transport theta_variable = 'moist' /\n",
-     {"bad.nml:1: &transport theta_variable = 'moist': gale's atmosphere is dry"}},
+    {GH "&transport panel_edge_treatment = 3*'extended_mush' /\n",
+     {"bad.nml:3: &transport panel_edge_treatment = 'extended_mush': not one of LFRic's values "
+      "(remapping none extended_mesh special_edges)"}},
+    {GH "&transport\n scheme = 4*3, 9\n/\n",
+     {"bad.nml:4: &transport scheme = '9': not one of LFRic's values (1 2 3)"}},
+    {GH "&transport theta_variable = 'moist' /\n",
+     {"bad.nml:3: &transport theta_variable = 'moist': gale's atmosphere is dry"}},
     {"&extrusion\n number_of_layer = 10\n/\n",
      {"bad.nml:2: &extrusion number_of_layer: not a key of LFRic's gravity_wave or GungHo namelists; did you mean 'number_of_layers'?"}},
     {"&extrusion domain_hieght = 1.0e4 /\n", {"&extrusion domain_hieght: not a key", "did you mean 'domain_height'?"}},
@@ -1085,8 +1105,8 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
     /* &mixed_solver: gale's methods, its one preconditioner and elimination */
     {"&mixed_solver\n si_preconditioner = 'diagonal'\n/\n",
      {"bad.nml:2: &mixed_solver si_preconditioner = 'diagonal': only 'pressure' is implemented"}},
-    {"&mixed_solver eliminate_variables = 'analytic' /\n",
-     {"bad.nml:1: &mixed_solver eliminate_variables = 'analytic': only 'discrete' is implemented",
+    {GH "&mixed_solver eliminate_variables = 'analytic' /\n",
+     {"bad.nml:3: &mixed_solver eliminate_variables = 'analytic': only 'discrete' is implemented",
       "gale eliminates u, w and b discretely"}},
     {"&mixed_solver si_method = 'bicgstab' /\n",
      {"&mixed_solver si_method = 'bicgstab': no gale counterpart; allowed: 'gcr', 'prec_only', 'gmres'"}},
@@ -1099,8 +1119,11 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
     {"&mixed_solver fail_on_non_converged = yes /\n",
      {"&mixed_solver fail_on_non_converged = 'yes': not a logical"}},
     {"&mixed_solver si_methd = 'gcr' /\n", {"&mixed_solver si_methd: not a key", "did you mean 'si_method'?"}},
-    {"&formulation\n rotating = .true.\n/\n", {"bad.nml:2: &formulation rotating = .true.: gale models only rotating = .false."}},
-    {"&formulation rotating = maybe /\n", {"bad.nml:1: &formulation rotating = 'maybe': not a logical"}},
+    {GH "&formulation rotating = maybe /\n", {"bad.nml:3: &formulation rotating = 'maybe': not a logical"}},
+    /* the Krylov gcr keeps at most 16 directions: refused naming the keys */
+    {"&helmholtz_solver method = 'gcr'\n gcrk = 18 /\n",
+     {"bad.nml:2: &helmholtz_solver gcrk = 18 with ",
+      "bad.nml:1: &helmholtz_solver method = 'gcr': gale's gcr keeps at most 16 directions"}},
     /* GungHo values gale does not have */
     {"&section_choice dynamics = 'gungho' /\n&idealised\n test = 'warm_bubble'\n/\n",
      {"bad.nml:3: &idealised test = 'warm_bubble': gale's nonlinear core has no such case; it runs "
@@ -1134,6 +1157,211 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
     {"radius = 1.0\n", {"bad.nml:1: expected '&group', found 'radius = 1.0'"}},
     {"&planet\n 1.0 /\n", {"bad.nml:2: &planet: expected a key name, found '1.0 /'"}},
 };
+
+
+/* Issue 39 item 4: each key that would run other equations either is gale's
+ * value (accepted, not logged) or is refused, exit 2, naming the file, the
+ * line, the group and the key and what gale would need; where LFRic's
+ * gravity_wave never reads the key (gw_read 0), it has no effect there:
+ * accepted and logged. */
+static const struct {
+    const char *group, *key, *bad, *good, *why;
+    int gw_read; /* 1: refused in a gravity_wave namelist too */
+} changing[] = {
+    {"mixing", "viscosity", ".true.", ".false.", "gale has no viscosity", 0},
+    {"mixing", "smagorinsky", "T", "F", "gale has no turbulence scheme", 0},
+    {"base_mesh", "fplane", ".true.", ".false.", "gale has no f-plane", 1},
+    {"formulation", "use_physics", ".true.", ".false.", "gale has no physics", 0},
+    {"formulation", "moisture_formulation", "'traditional'", "'dry'", "gale's atmosphere is dry",
+     0},
+    {"formulation", "use_wavedynamics", ".false.", ".true.", "gale always solves the wave dynamics",
+     0},
+    {"formulation", "dlayer_on", ".true.", ".false.", "gale has no damping layer", 0},
+    {"orography", "orog_init_option", "'analytic'", "'none'", "gale's surface is flat", 0},
+    {"io", "checkpoint_read", ".true.", ".false.", "LFRic's it cannot read", 1},
+    {"initialization", "init_option", "'fd_start_dump'", "'analytic'", "start dumps", 0},
+    {"section_choice", "iau", ".true.", ".false.", "no data assimilation", 0},
+    {"transport", "consistent_metric", ".true.", ".false.", "planar meshes only", 0},
+};
+
+/* &transport's method keys: gale's method of lines' values pass, LFRic's
+ * others are refused unless [dynamics] transport_stand_in */
+static const struct { const char *key, *bad, *good; } methods[] = {
+    {"scheme", "2", "1"},
+    {"splitting", "2", "1"},
+    {"horizontal_method", "3", "1"},
+    {"vertical_method", "2", "1"},
+    {"operators", "'fem'", "'fv'"},
+    {"runge_kutta_method", "'ssp2'", "'ssp3'"},
+    {"fv_horizontal_order", "4", "2"},
+    {"fv_vertical_order", "4", "2"},
+    {"oned_reconstruction", ".true.", ".false."},
+    {"panel_edge_treatment", "'extended_mesh'", "'remapping'"},
+    {"reversible", ".true.", ".false."},
+    {"cheap_update", ".true.", ".false."},
+    {"si_outer_transport", "'advective'", "'none'"},
+    {"substep_transport", "'adaptive'", "'off'"},
+    {"use_density_predictor", ".true.", ".false."},
+};
+
+/* A GungHo (gh != 0) or gravity_wave namelist with &group key = value on
+ * its line 4. */
+static const char *kind_file(int gh, const char *group, const char *key, const char *value)
+{
+    char text[1024];
+    if (strcmp(group, "section_choice") == 0)
+        snprintf(text, sizeof text, "&section_choice\n dynamics = '%s'\n\n %s = %s\n/\n"
+                 "&idealised test = 'deep_baroclinic_wave' /\n", gh ? "gungho" : "none", key,
+                 value);
+    else
+        snprintf(text, sizeof text, "&section_choice dynamics = '%s' /\n"
+                 "&idealised test = 'deep_baroclinic_wave' /\n&%s\n %s = %s\n/\n",
+                 gh ? "gungho" : "none", group, key, value);
+    return put_file("kind.nml", text);
+}
+
+static void test_namelist_refusals(void)
+{
+    gale_config_t c;
+    char want[512], name[256];
+    for (size_t i = 0; i < sizeof changing / sizeof changing[0]; i++) {
+        const char *g = changing[i].group, *k = changing[i].key;
+        snprintf(name, sizeof name, "%s.%s", g, k);
+        snprintf(want, sizeof want, "kind.nml:4: &%s %s = %s: ", g, k, changing[i].bad);
+        for (int gh = 1; gh >= 0; gh--) {
+            int st = parse_captured(2, &c, kind_file(gh, g, k, changing[i].bad), 0, NULL);
+            if (gh || changing[i].gw_read)
+                CHECK(st == GALE_ERR_INPUT && lines(out) == 1 && strstr(out, want) &&
+                          strstr(out, changing[i].why),
+                      "%s namelist, &%s %s = %s: refused, naming it: %d\n%s",
+                      gh ? "GungHo" : "gravity_wave", g, k, changing[i].bad, st, out);
+            else { /* LFRic's gravity_wave reads no such key: no effect, logged */
+                st = parse_captured(1, &c, kind_file(gh, g, k, changing[i].bad), 0, NULL);
+                CHECK(st == GALE_OK && c.dynamics.equations == GALE_EQ_LINEAR && strstr(out, name),
+                      "gravity_wave namelist, &%s %s = %s: no effect, logged: %d\n%s", g, k,
+                      changing[i].bad, st, out);
+            }
+            st = parse_captured(1, &c, kind_file(gh, g, k, changing[i].good), 0, NULL);
+            CHECK(st == GALE_OK && c.dynamics.equations == (gh ? GALE_EQ_NONLINEAR : GALE_EQ_LINEAR) &&
+                      (!strstr(out, name) || (!gh && !changing[i].gw_read)),
+                  "%s namelist, gale's &%s %s = %s: accepted%s: %d\n%s",
+                  gh ? "GungHo" : "gravity_wave", g, k, changing[i].good,
+                  gh ? ", not logged" : "", st, out);
+        }
+    }
+    /* without effect in both kinds (leonard_term: LFRic's slow physics;
+     * viscosity_mu: only with viscosity), whatever the value */
+    static const char *const noeff[][3] = {{"mixing", "leonard_term", ".true."},
+                                           {"mixing", "viscosity_mu", "1.0e3"},
+                                           {"orography", "orography_order", "3"}};
+    for (size_t i = 0; i < sizeof noeff / sizeof noeff[0]; i++)
+        for (int gh = 0; gh < 2; gh++) {
+            snprintf(name, sizeof name, "%s.%s", noeff[i][0], noeff[i][1]);
+            int st = parse_captured(1, &c, kind_file(gh, noeff[i][0], noeff[i][1], noeff[i][2]), 0,
+                                    NULL);
+            CHECK(st == GALE_OK && strstr(out, name), "&%s %s = %s: no effect, logged: %d\n%s",
+                  noeff[i][0], noeff[i][1], noeff[i][2], st, out);
+        }
+    /* the transport's method keys, one at a time, in a GungHo namelist */
+    char *stand[] = {"--dynamics.transport_stand_in=true"};
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        const char *k = methods[i].key;
+        snprintf(want, sizeof want, "kind.nml:4: &transport %s = %s: gale implements only the "
+                 "method of lines (%s = ", k, methods[i].bad, k);
+        int st = parse_captured(2, &c, kind_file(1, "transport", k, methods[i].bad), 0, NULL);
+        CHECK(st == GALE_ERR_INPUT && lines(out) == 1 && strstr(out, want) &&
+                  strstr(out, "--dynamics.transport_stand_in=true"),
+              "&transport %s = %s: refused: %d\n%s", k, methods[i].bad, st, out);
+        st = parse_captured(1, &c, kind_file(1, "transport", k, methods[i].bad), 1, stand);
+        snprintf(want, sizeof want, "method of lines ([dynamics] transport_stand_in = true; "
+                 "upwind-biased reconstruction, SSP-RK3, substeps at [dynamics] "
+                 "transport_courant): transport.%s\n", k);
+        CHECK(st == GALE_OK && strstr(out, want), "&transport %s = %s, stood in for: %d\n%s", k,
+              methods[i].bad, st, out);
+        st = parse_captured(1, &c, kind_file(1, "transport", k, methods[i].good), 0, NULL);
+        CHECK(st == GALE_OK && !strstr(out, "stood in") && !strstr(out, k),
+              "&transport %s = %s, gale's: %d\n%s", k, methods[i].good, st, out);
+        /* a gravity_wave namelist transports nothing: not read */
+        st = parse_captured(1, &c, kind_file(0, "transport", k, methods[i].bad), 0, NULL);
+        snprintf(name, sizeof name, "transport.%s", k);
+        CHECK(st == GALE_OK && strstr(out, name) && !strstr(out, "stood in"),
+              "gravity_wave namelist, &transport %s = %s: not read: %d\n%s", k, methods[i].bad,
+              st, out);
+    }
+    /* GungHo's example, unchanged: refused naming its &transport scheme (at
+     * its line), run with the stand-in */
+    int st = parse_captured(2, &c, GALE_TEST_DATA "/../lfric/gungho_example.nml", 0, NULL);
+    CHECK(st == GALE_ERR_INPUT && lines(out) == 1 &&
+              strstr(out, "gungho_example.nml:331: &transport scheme = 3: gale implements only "
+                          "the method of lines") &&
+              strstr(out, "--dynamics.transport_stand_in=true"),
+          "GungHo's example without the stand-in: %d\n%s", st, out);
+    st = parse_captured(1, &c, GALE_TEST_DATA "/../lfric/gungho_example.nml", 1, stand);
+    CHECK(st == GALE_OK && c.dynamics.equations == GALE_EQ_NONLINEAR &&
+              strstr(out, "transport.horizontal_method, transport.reversible, transport.scheme, "
+                          "transport.splitting, transport.vertical_method\n"),
+          "GungHo's example with the stand-in: %d\n%s", st, out);
+    /* the DCMIP 3-1 perturbation's place and width: LFRic scales its 625 km
+     * by pert_width_scaling and 1 / scaling_factor, in either order */
+    st = parse_captured(1, &c, put_file("pert.nml",
+                                        "&initial_temperature pert_width_scaling = 2.0d0\n"
+                                        " pert_centre = -60.0 /\n&planet scaling_factor = 50.0 /\n"),
+                        0, NULL);
+    CHECK(st == GALE_OK && c.initial.half_width == 2.0 * 625000.0 / 50.0 &&
+              c.initial.centre_lon == -60.0,
+          "pert_width_scaling: %d half_width %g centre_lon %g\n%s", st, c.initial.half_width,
+          c.initial.centre_lon, out);
+}
+
+/* Where a key came from: a namelist's file, line, group and key, until the
+ * command line sets it; gale's [section] key otherwise. */
+static void test_origin(void)
+{
+    gale_config_t c;
+    char buf[GALE_STR + GALE_ORIGIN];
+    char *ov[] = {"--dynamics.shallow=true"};
+    int st = parse_captured(1, &c, put_file("origin.nml",
+                                            "&section_choice dynamics = 'gungho' /\n"
+                                            "&idealised test = 'isot_atm' /\n&formulation\n"
+                                            " vector_invariant = T, shallow = .false.\n/\n"
+                                            "&base_mesh prime_mesh_name = 'C12' /\n"),
+                            1, ov);
+    CHECK(st == GALE_OK, "origin.nml: %d\n%s", st, out);
+    CHECK(gale_config_origin(&c, "dynamics", "vector_invariant", buf, sizeof buf) == 1 &&
+              strstr(buf, "origin.nml:4: &formulation vector_invariant = T") &&
+              !strstr(buf, "[dynamics]"),
+          "vector_invariant from the namelist: %s", buf);
+    CHECK(gale_config_origin(&c, "dynamics", "equations", buf, sizeof buf) == 1 &&
+              strstr(buf, "origin.nml:1: &section_choice dynamics = 'gungho'"),
+          "equations from &section_choice: %s", buf);
+    CHECK(gale_config_origin(&c, "initial", "case", buf, sizeof buf) == 1 &&
+              strstr(buf, "origin.nml:2: &idealised test = 'isot_atm'"), "case: %s", buf);
+    CHECK(gale_config_origin(&c, "mesh", "name", buf, sizeof buf) == 1 &&
+              strstr(buf, "origin.nml:6: &base_mesh prime_mesh_name = 'C12'"), "mesh: %s", buf);
+    CHECK(gale_config_origin(&c, "dynamics", "shallow", buf, sizeof buf) == 0 &&
+              strcmp(buf, "[dynamics] shallow = true") == 0,
+          "shallow from the command line: %s", buf);
+    CHECK(gale_config_origin(&c, "solver", "method", buf, sizeof buf) == 0 &&
+              strcmp(buf, "[solver] method = cg") == 0, "a default: %s", buf);
+}
+
+/* The namelist table: every key of LFRic's namelists has exactly one row
+ * per namelist kind; the counts the docs give */
+static void test_namelist_table(void)
+{
+    char why[256];
+    int count[2][5];
+    CHECK(gale_config_nml_check_(why, sizeof why, count) == 0, "the table: %s", why);
+    int n[2] = {0, 0};
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < 5; j++) n[k] += count[k][j];
+    CHECK(n[0] == n[1] && n[0] > 900, "keys: %d in gravity_wave namelists, %d in GungHo's", n[0],
+          n[1]);
+    /* GungHo's transport methods may be stood in for; nothing in a
+     * gravity_wave namelist is, and almost every key is read by GungHo */
+    CHECK(count[0][4] == 0 && count[1][4] == 15 && count[1][0] == 2,
+          "stood in: %d, %d; not read by GungHo: %d", count[0][4], count[1][4], count[1][0]);
+}
 
 static void test_namelist_errors(void)
 {
@@ -1194,6 +1422,9 @@ int main(void)
     test_namelist_layouts();
     test_namelist_gungho();
     test_namelist_errors();
+    test_namelist_refusals();
+    test_origin();
+    test_namelist_table();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);

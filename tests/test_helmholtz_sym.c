@@ -4,7 +4,8 @@
  * any decomposition), with reproducible global sums; x . A x > 0. Symmetry
  * alone cannot see a halo that was never exchanged (dropping the coupling
  * across ranks keeps A symmetric), so the program prints the bits of x . A y
- * and the test compares them between 1, 3 and 4 ranks (tests/dynamics.cmake). */
+ * and the test compares them between 1, 3 and 4 ranks (tests/dynamics.cmake).
+ * Arguments are more --section.key=value overrides. */
 #include "gale_base.h"
 #include "gale_model.h"
 #include "gale_report.h"
@@ -36,11 +37,14 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     gale_log_setup(rank, GALE_LOG_WARN);
-    char *ov[] = {"--mesh.name=C12", "--extrusion.levels=10", "--diagnostics.fields=",
-                  "--halo.overlap=true"};
+    /* more overrides from the command line (the deep atmosphere's shells) */
+    char *ov[16] = {"--mesh.name=C12", "--extrusion.levels=10", "--diagnostics.fields=",
+                    "--halo.overlap=true"};
+    int nov = 4;
+    for (int i = 1; i < argc && nov < 16; i++) ov[nov++] = argv[i];
     gale_config_t cfg;
     gale_model_t m;
-    int ok = gale_config_parse(&cfg, NULL, 4, ov) == GALE_OK &&
+    int ok = gale_config_parse(&cfg, NULL, nov, ov) == GALE_OK &&
              gale_model_setup(&m, &cfg, MPI_COMM_WORLD) == GALE_OK;
     if (!ok) {
         MPI_Finalize();

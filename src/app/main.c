@@ -19,7 +19,9 @@ static void usage(FILE *out)
           "                     write the cubed-sphere mesh (netCDF-4, UGRID-1.0)\n"
           "  iobench [--pattern fpp,shared,aggregated] [--api posix,mpiio,hdf5,netcdf] [--sizes] ...\n"
           "                     I/O benchmark (IOR-like; under mpiexec), docs/iobench.md\n"
-          "  help [config]      this text, or every configuration key\n"
+          "  help [config|namelist] [--markdown]\n"
+          "                     this text, every configuration key, or what every LFRic\n"
+          "                     namelist key does (docs/lfric-namelist.md)\n"
           "  --version          version, compiler, flags, ISA, offload target, MPI, HDF5\n"
           "\n"
           "`gale <command> --help` describes one command.\n",
@@ -42,6 +44,11 @@ int main(int argc, char **argv)
         if (argc > 2 && strcmp(argv[2], "config") == 0) {
             extern void gale_config_print_keys(int md);
             gale_config_print_keys(argc > 3 && strcmp(argv[3], "--markdown") == 0);
+            return 0;
+        }
+        if (argc > 2 && strcmp(argv[2], "namelist") == 0) {
+            extern void gale_config_print_nml(int md);
+            gale_config_print_nml(argc > 3 && strcmp(argv[3], "--markdown") == 0);
             return 0;
         }
         usage(stdout);

@@ -23,6 +23,8 @@ enum { MAXC = 256 }; /* candidate lists: more than any section or enum holds */
 
 static const char *const type_names[] = {"int", "real", "bool", "string", "enum", "mesh"};
 
+static void format_value(const gale_key_t *k, const gale_config_t *cfg, char *out, size_t n);
+
 /* ---------------- small helpers ---------------- */
 
 static char *ltrim(char *s)
@@ -235,6 +237,41 @@ static int parse_value(const gale_key_t *k, const char *s, gale_config_t *cfg, c
     }
     snprintf(why, n, "key has an unknown type %d (bug in the key table)", k->type);
     return -1;
+}
+
+int gale_config_key_index_(const char *section, const char *key)
+{
+    const gale_key_t *k = find_key(section, key);
+    return k ? (int)(k - gale_keys) : -1;
+}
+
+void gale_config_from_nml_(gale_config_t *cfg, const char *section, const char *key, int line,
+                           const char *text)
+{
+    const int i = gale_config_key_index_(section, key);
+    if (i < 0) return;
+    cfg->origin[i].line = line;
+    memset(cfg->origin[i].text, 0, GALE_ORIGIN); /* whole buffer: configs compare with memcmp */
+    snprintf(cfg->origin[i].text, GALE_ORIGIN, "%s", text);
+}
+
+int gale_config_origin(const gale_config_t *cfg, const char *section, const char *key,
+                       char *buf, size_t n)
+{
+    const gale_key_t *k = find_key(section, key);
+    char v[GALE_STR + 8];
+    if (!k) {
+        snprintf(buf, n, "[%s] %s", section, key);
+        return 0;
+    }
+    const int i = (int)(k - gale_keys);
+    if (cfg->origin[i].line) {
+        snprintf(buf, n, "%s:%d: %s", cfg->source, cfg->origin[i].line, cfg->origin[i].text);
+        return 1;
+    }
+    format_value(k, cfg, v, sizeof v);
+    snprintf(buf, n, "[%s] %s = %s", section, key, v);
+    return 0;
 }
 
 int gale_config_set_(gale_config_t *cfg, const char *section, const char *key, const char *text,
@@ -487,6 +524,7 @@ static int apply_override(gale_config_t *cfg, const char *arg)
     char *val;
     if (value_text(eq + 1, 0, &val, why, sizeof why) || parse_value(k, val, cfg, why, sizeof why))
         GALE_ERROR(GALE_ERR_INPUT, "command line: %s: %s", arg, why);
+    gale_config_from_nml_(cfg, section, key, 0, ""); /* no longer the namelist's */
     return GALE_OK;
 }
 
@@ -525,6 +563,7 @@ static int check_whole(const gale_config_t *c)
     const char *pc = gale_config_choice("solver", "preconditioner", c->solver.preconditioner);
     size_t len = strlen(c->source);
     const int nml = len > 4 && strcasecmp(c->source + len - 4, ".nml") == 0;
+    char a[GALE_STR + GALE_ORIGIN], b[GALE_STR + GALE_ORIGIN];
     if (strcmp(gale_config_choice("solver", "method", c->solver.method), "prec_only") == 0 &&
         strcmp(pc, "multigrid") != 0)
         GALE_ERROR(GALE_ERR_INPUT,
@@ -541,6 +580,26 @@ static int check_whole(const gale_config_t *c)
                    gale_config_choice("extrusion", "method", c->extrusion.method),
                    c->extrusion.levels, nml ? " (&extrusion method and number_of_layers)" : "",
                    fixed);
+    /* the Krylov solver keeps at most 16 gcr directions (solver/krylov.c):
+     * refused here, where the key's origin is known */
+    if (strcmp(gale_config_choice("solver", "method", c->solver.method), "gcr") == 0 &&
+        c->solver.gcr_restart > 16) {
+        gale_config_origin(c, "solver", "gcr_restart", a, sizeof a);
+        gale_config_origin(c, "solver", "method", b, sizeof b);
+        GALE_ERROR(GALE_ERR_INPUT, "%s with %s: gale's gcr keeps at most 16 directions before a "
+                   "restart (LFRic's example's 18 is for its bicgstab, which keeps none)", a, b);
+    }
+    /* LFRic's transport methods that gale's method of lines does not
+     * implement: refused unless the user lets it stand in for them */
+    if (c->stand_in.first[0] && !c->dynamics.transport_stand_in)
+        GALE_ERROR(GALE_ERR_INPUT, "%s; --dynamics.transport_stand_in=true lets gale's method of "
+                   "lines stand in for LFRic's (the log then lists every such key)",
+                   c->stand_in.first);
+    if (c->stand_in.keys[0])
+        gale_log(GALE_LOG_INFO, "LFRic namelist %s: LFRic's transport methods, stood in for by "
+                 "gale's method of lines ([dynamics] transport_stand_in = true; upwind-biased "
+                 "reconstruction, SSP-RK3, substeps at [dynamics] transport_courant): %s",
+                 c->source, c->stand_in.keys);
     return GALE_OK;
 }
 

@@ -135,11 +135,12 @@ const gale_key_t gale_keys[] = {
      "vorticity force and the kinetic-energy gradient in the forcing; it needs grid_damping); "
      "LFRic's &formulation vector_invariant; docs/nonlinear.md"},
     {"dynamics", "shallow", GALE_KT_BOOL, OFF(dynamics.shallow), "true", 0, 0, NULL,
-     "nonlinear core: the shallow atmosphere (true: flat columns, constant gravity, the Coriolis "
-     "parameter f alone) or the deep one (false, GungHo's example's: layers as spherical shells "
-     "of radius a + z, gravity g (a/r)^2, the full Coriolis vector and the metric terms of "
-     "Ullrich et al. 2014; the advective wind only); LFRic's &formulation shallow; "
-     "docs/nonlinear.md"},
+     "the shallow atmosphere (true: flat columns) or the deep one (false, both LFRic examples': "
+     "layers as spherical shells of radius a + z). The linear core takes the shells' volumes, "
+     "faces and gradients (LFRic's gravity_wave geometry; docs/numerics.md); the nonlinear core "
+     "also gravity g (a/r)^2, the full Coriolis vector and the metric terms of Ullrich et al. "
+     "2014, with the advective wind only (docs/nonlinear.md); the transport cases are shallow. "
+     "LFRic's &formulation shallow"},
     {"dynamics", "grid_damping", GALE_KT_REAL, OFF(dynamics.grid_damping), "0.0", 0.0, 1.0, NULL,
      "nonlinear core: damping per time step of the wind's grid-scale modes that the cell "
      "reconstruction does not see, a biharmonic-like filter with e-folding time dt / grid_damping "
@@ -149,6 +150,12 @@ const gale_key_t gale_keys[] = {
      "nonlinear core: the largest horizontal Courant number of one transport substep; each outer "
      "iteration's transport takes ceil(C / transport_courant) SSP-RK3 substeps, C the advecting "
      "wind's largest (0: one, whatever C; LFRic's &transport cfl_mol_2d_stab; docs/nonlinear.md)"},
+    {"dynamics", "transport_stand_in", GALE_KT_BOOL, OFF(dynamics.transport_stand_in), "false", 0,
+     0, NULL,
+     "LFRic namelists: let gale's one transport scheme (the method of lines: unsplit, SSP-RK3, "
+     "upwind-biased quadratic reconstruction) stand in for the &transport method a GungHo "
+     "namelist names (split, FFSL, semi-Lagrangian, ...), listing those keys in the log; false: "
+     "such a namelist is refused (docs/lfric-namelist.md)"},
 
     {"mixed_solver", "method", GALE_KT_ENUM, OFF(mixed_solver.method), "gcr", 0, 0,
      "gcr|prec_only",
@@ -279,3 +286,5 @@ const gale_key_t gale_keys[] = {
 };
 
 const int gale_nkeys = (int)(sizeof gale_keys / sizeof gale_keys[0]);
+_Static_assert(sizeof gale_keys / sizeof gale_keys[0] <= GALE_MAXKEYS,
+               "gale_config_t's origin[] holds one entry per key: raise GALE_MAXKEYS");

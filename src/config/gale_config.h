@@ -2,8 +2,8 @@
  * command-line overrides --section.key=value, precedence
  * defaults < file < command line. Strict: unknown sections/keys, malformed or
  * out-of-range values and missing files are errors that name the file, line,
- * key, value and what is allowed. An LFRic gravity_wave namelist (.nml) is
- * accepted too (docs/lfric-namelist.md has the mapping).
+ * key, value and what is allowed. An LFRic gravity_wave or GungHo namelist
+ * (.nml) is accepted too (docs/lfric-namelist.md has what every key does).
  *
  * Every key is described once, in gale_keys[] (config_keys.c): type, default,
  * range or choices and a one-line help. The parser, `gale help config`, the
@@ -31,6 +31,10 @@ typedef struct {
 } gale_key_t;
 
 #define GALE_STR 1024
+/* gale_keys[] has at most GALE_MAXKEYS keys (config_keys.c checks); an
+ * origin, "&group key = value", at most GALE_ORIGIN - 1 characters */
+#define GALE_MAXKEYS 128
+#define GALE_ORIGIN 160
 
 /* Enum values: the index in the key's choices list. */
 /* the order of gale_extrude_t (layout/gale_extrusion.h) */
@@ -82,6 +86,7 @@ typedef struct {
     struct {
         int mass_matrix, equations, vector_invariant, shallow;
         double grid_damping, transport_courant;
+        int transport_stand_in;
     } dynamics;
     struct {
         int kase, mode, vertical_wavenumber, degree, profile;
@@ -120,6 +125,14 @@ typedef struct {
     struct { int allow_overcommit; } run;
     struct { int level, progress_every; } logging;
     char source[GALE_STR]; /* the file read, or "" */
+    /* Where each key (gale_keys[] order) was set from an LFRic namelist: its
+     * line in source (0: not from one) and "&group key = value"; read it with
+     * gale_config_origin. */
+    struct { int line; char text[GALE_ORIGIN]; } origin[GALE_MAXKEYS];
+    /* &transport methods of the namelist that gale's method of lines would
+     * stand in for: the first, "path:line: &transport key = value: why", and
+     * all, "transport.key, ..."; refused unless [dynamics] transport_stand_in */
+    struct { char first[GALE_STR], keys[GALE_STR]; } stand_in;
 } gale_config_t;
 
 extern const gale_key_t gale_keys[];
@@ -144,6 +157,14 @@ size_t gale_config_dump(const gale_config_t *cfg, char *buf, size_t n);
 const char *gale_config_choice(const char *section, const char *key, int value);
 /* `gale help config`: the key table as text (Markdown when md != 0). */
 void gale_config_print_keys(int md);
+/* `gale help namelist`: what every LFRic namelist key does (config_nml.c's
+ * table; docs/lfric-namelist.md, "Every key"), Markdown when md != 0. */
+void gale_config_print_nml(int md);
+/* Where [section] key's value came from, for messages, in buf: "run.nml:61:
+ * &formulation vector_invariant = .true." when an LFRic namelist set it,
+ * else "[dynamics] vector_invariant = true". Returns 1 for a namelist, else 0. */
+int gale_config_origin(const gale_config_t *cfg, const char *section, const char *key,
+                       char *buf, size_t n);
 
 /* Private to config.c and config_nml.c (the namelist reader sets keys through
  * the INI parser's validation and suggests names the same way). */
@@ -152,6 +173,17 @@ int gale_config_set_(gale_config_t *cfg, const char *section, const char *key, c
 void gale_config_suggest_(char *out, size_t n, const char *word, const char *const *cands,
                           int nc, const char *open, const char *close);
 int gale_config_read_nml_(gale_config_t *cfg, const char *path);
+/* The index of [section] key in gale_keys[], or -1. */
+int gale_config_key_index_(const char *section, const char *key);
+/* Records that an LFRic namelist's line set [section] key (text: "&group key
+ * = value"), for gale_config_origin. */
+void gale_config_from_nml_(gale_config_t *cfg, const char *section, const char *key, int line,
+                           const char *text);
+/* The namelist table's own rules: every key of LFRic's namelists has one row
+ * per namelist kind, each row what its category needs. 0, or -1 with why;
+ * count[kind][category]: keys per gravity_wave (0) and GungHo (1) namelist
+ * and category (not read, no effect, honoured, gale's value only, stood in). */
+int gale_config_nml_check_(char *why, size_t n, int count[2][5]);
 /* The whole text of a configuration file (malloc'd, to free), CR and CRLF
  * line ends made LF; a NUL byte is an error naming the file and line. */
 int gale_config_read_text_(const char *path, char **text);

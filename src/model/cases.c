@@ -20,6 +20,7 @@ void gale_case_background(const gale_config_t *cfg, double a, double lon, double
     *ue = *vn = 0.0;
     switch (cfg->initial.kase) {
     case GALE_CASE_RESTING:
+    case GALE_CASE_NORMAL_MODE: /* the resting atmosphere, perturbed by gale_case_initial_state */
         if (cfg->initial.profile == GALE_PROFILE_ISOTHERMAL) {
             const double T0 = cfg->initial.theta0;
             *ex = exp(-g * z / (cp * T0));
@@ -101,6 +102,40 @@ void gale_case_wind_perturbation(const gale_config_t *cfg, double lon, double la
     *vn = 1.0 / (2.0 * h * cos(lat)) * (bw_psi(up, lon + h, lat, z) - bw_psi(up, lon - h, lat, z));
 }
 
+double gale_case_mode_m(const gale_config_t *cfg)
+{
+    return cfg->initial.vertical_wavenumber * GALE_PI / cfg->extrusion.top;
+}
+
+double gale_case_sph_harm(int l, double lat)
+{
+    double s = sin(lat);
+    return l == 1 ? s : 0.5 * (3.0 * s * s - 1.0);
+}
+
+void gale_case_normal_mode(const gale_config_t *cfg, double c2, double n2, double a, int deep,
+                           double lat, double z, double *p, double *b)
+{
+    const double amp = cfg->initial.amplitude;
+    *p = *b = 0.0;
+    if (cfg->initial.mode == GALE_MODE_HORIZONTAL) { /* uniform in height */
+        *p = amp * gale_case_sph_harm(cfg->initial.degree, lat);
+        return;
+    }
+    /* standing mode w = 0, p = P cos(mz), b = B sin(mz) with the continuous
+     * ratio B = N^2 P/(c^2 m); w then oscillates as sin(omega t). Deep: w =
+     * (a/r) sin(mz) sin(omega t), and p, b from its divergence and N^2 w */
+    const double mm = gale_case_mode_m(cfg), bb = n2 * amp / (c2 * mm);
+    if (!deep) {
+        *p = amp * cos(mm * z);
+        *b = bb * sin(mm * z);
+        return;
+    }
+    const double r = a + z, q = a / r;
+    *p = amp * q * (cos(mm * z) + sin(mm * z) / (mm * r));
+    *b = bb * q * sin(mm * z);
+}
+
 /* dcmip31's potential temperature perturbation (the linear core's). */
 static double theta_perturbation(const gale_config_t *cfg, double a, double lon, double lat,
                                  double z)
@@ -120,7 +155,10 @@ static double theta_perturbation(const gale_config_t *cfg, double a, double lon,
  * gravity, less in the deep atmosphere the lift of the background's wind
  * that nl_dvf applies) from the lowest layer's
  * analytic value, rho from the equation of state with the perturbed theta
- * (DCMIP: the pressure is not perturbed), u the normal wind on edges. */
+ * (DCMIP: the pressure is not perturbed), u the normal wind on edges.
+ * normal_mode perturbs the resting state by the linear core's mode, p =
+ * cp theta* Pi' and b = g theta' / theta* (docs/nonlinear.md, "The linear
+ * system about the reference state"), with its reference c^2 and N^2. */
 int gale_case_initial_state(gale_model_t *m)
 {
     gale_nl_t *s = m->nl;
@@ -132,6 +170,7 @@ int gale_case_initial_state(gale_model_t *m)
     double *th = gale_fd(&m->b), *pi = gale_fd(&m->p), *rho = gale_fd(&s->rho), *u = gale_fd(&m->u);
     double *thb = NULL;
     GALE_ALLOC(thb, nl + 1);
+    if (cfg->initial.kase == GALE_CASE_NORMAL_MODE) GALE_ALLOC(s->mode_ref, 2 * nl);
     for (int c = 0; c < nc; c++) {
         const double lon = m->lon[c], lat = m->lat[c];
         double *tc = th + (size_t)c * si, *pc = pi + (size_t)c * sc, *rc = rho + (size_t)c * sc;
@@ -140,6 +179,13 @@ int gale_case_initial_state(gale_model_t *m)
             gale_case_background(cfg, m->cs.radius, lon, lat, m->z_if[k], &thb[k], &ex, &ue, &vn);
             tc[k] = thb[k] + theta_perturbation(cfg, m->cs.radius, lon, lat, m->z_if[k]);
         }
+        if (cfg->initial.kase == GALE_CASE_NORMAL_MODE)
+            for (int k = 1; k < nl; k++) {
+                double pm, bm;
+                gale_case_normal_mode(cfg, m->km.c2, m->km.n2, m->cs.radius, s->deep, lat,
+                                      m->z_if[k], &pm, &bm);
+                tc[k] += thb[k] * bm / cfg->planet.gravity;
+            }
         double t0, ulo;
         gale_case_background(cfg, m->cs.radius, lon, lat, m->z_c[0], &t0, &pc[0], &ulo, &vn);
         for (int k = 1; k < nl; k++) {
@@ -153,6 +199,15 @@ int gale_case_initial_state(gale_model_t *m)
             }
             pc[k] = pc[k - 1] - g * m->dzi[k] / (cp * thb[k]);
         }
+        if (cfg->initial.kase == GALE_CASE_NORMAL_MODE) /* after the balance: Pi' is no part of it */
+            for (int k = 0; k < nl; k++) {
+                double pm, bm, cth = cp * (0.5 * (thb[k] + thb[k + 1]));
+                gale_case_normal_mode(cfg, m->km.c2, m->km.n2, m->cs.radius, s->deep, lat,
+                                      m->z_c[k], &pm, &bm);
+                /* the resting state is the same in every column: the probe's reference */
+                s->mode_ref[k] = pc[k], s->mode_ref[nl + k] = cth;
+                pc[k] += pm / cth;
+            }
         for (int k = 0; k < nl; k++)
             rc[k] = p0 * pow(pc[k], 1.0 / kap) / (rd * (0.5 * (tc[k] + tc[k + 1])));
     }

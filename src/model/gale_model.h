@@ -35,6 +35,10 @@ typedef struct gale_model {
     double *area, *area_rn2, *cell_sign, *lon, *lat;
     double *elen, *erdist, *eweight; /* eweight = l_e d_e */
     double *z_if, *z_c, *dz, *dzi, *rdzi;
+    /* the linear core's layers: spherical shells with [dynamics] shallow =
+     * false, else flat (the nonlinear core keeps its own, nl->shell) */
+    gale_shell_t shell;
+    double *dzqi;                   /* qi dzi: M_w / A_c */
     gale_kmesh_t km;
     gale_helm_t helm;
     /* prognostics and work fields; the nonlinear core keeps theta in b and

@@ -52,6 +52,7 @@ typedef struct gale_nl {
     double *rd2i, *rd2c;
     gale_shell_t shell;    /* the layers' metric: flat, or spherical shells ([dynamics] shallow) */
     int deep;
+    double *mode_ref;      /* normal_mode: the resting Pi of each layer [nl] and cp theta there [nl] */
     gale_field_t prof;     /* the operator's reference rows, per column (gale_knl.h) */
     gale_field_t rhoe;     /* rho* on the edges */
     gale_field_t mth, mpi; /* reference_state = mean: the mean theta and lowest Pi in every column */

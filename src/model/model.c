@@ -2,6 +2,8 @@
  * Crank-Nicolson step and its diagnostics. docs/numerics.md derives it. */
 #include "gale_model.h"
 
+#include "gale_cases.h"
+
 #include "gale_base.h"
 #include "gale_base_mpi.h"
 #include "gale_extrusion.h"
@@ -39,6 +41,14 @@ static int setup_vertical(gale_model_t *m)
         m->dzi[k] = m->z_c[k] - m->z_c[k - 1];
         m->rdzi[k] = 1.0 / m->dzi[k];
     }
+    /* the linear core's metric: the deep atmosphere's shells, or flat
+     * columns (whose factors are dz, 1 and dzi exactly: the same bits) */
+    const int deep = !m->cfg.dynamics.shallow && m->cfg.dynamics.equations == GALE_EQ_LINEAR;
+    const double a = m->cfg.planet.radius / m->cfg.planet.scaling;
+    GALE_CALL(gale_shell_build(nl, gale_pad8(nl), gale_pad8(nl + 1), m->z_if, m->z_c, a,
+                               m->cfg.planet.gravity, deep, &m->shell));
+    GALE_ALLOC(m->dzqi, nl + 1);
+    for (int k = 1; k < nl; k++) m->dzqi[k] = m->shell.qi[k] * m->dzi[k];
     return GALE_OK;
 }
 
@@ -68,6 +78,12 @@ static int setup_geometry(gale_model_t *m)
     km->dz = m->dz;
     km->dzi = m->dzi;
     km->rdzi = m->rdzi;
+    km->dzv = m->shell.dzv;
+    km->dzf = m->shell.dzf;
+    km->hl = m->shell.hl;
+    km->qi = m->shell.qi;
+    km->dzqi = m->dzqi;
+    km->deep = m->shell.deep;
     km->c2 = m->cfg.physics.speed_of_sound * m->cfg.physics.speed_of_sound;
     km->n2 = m->cfg.physics.bvf_square;
     /* the nonlinear core's preconditioner: constants of its case's reference */
@@ -84,17 +100,6 @@ static int field(gale_model_t *m, gale_field_t *f, const char *name, gale_loc_t 
 }
 
 /* ---- initial states (on every local column: a function of position) ---- */
-
-static double sph_harm(int l, double lat)
-{
-    double s = sin(lat);
-    return l == 1 ? s : 0.5 * (3.0 * s * s - 1.0);
-}
-
-static double mode_m(const gale_model_t *m)
-{
-    return m->cfg.initial.vertical_wavenumber * GALE_PI / m->cfg.extrusion.top;
-}
 
 static int initial_state(gale_model_t *m)
 {
@@ -135,18 +140,14 @@ static int initial_state(gale_model_t *m)
         }
         break;
     case GALE_CASE_NORMAL_MODE:
-        if (cfg->initial.mode == GALE_MODE_VERTICAL) {
-            /* standing mode p = P cos(mz), b = B sin(mz), w = 0 with the
-             * continuous ratio B = N^2 P / (c^2 m); w oscillates as sin(omega t) */
-            const double mm = mode_m(m), bb = n2 * amp / (c2 * mm);
-            for (int c = 0; c < nc; c++) {
-                for (int k = 0; k < nl; k++) p[(size_t)c * sc + k] = amp * cos(mm * m->z_c[k]);
-                for (int k = 1; k < nl; k++) b[(size_t)c * si + k] = bb * sin(mm * m->z_if[k]);
-            }
-        } else {
-            for (int c = 0; c < nc; c++)
-                for (int k = 0; k < nl; k++)
-                    p[(size_t)c * sc + k] = amp * sph_harm(cfg->initial.degree, m->lat[c]);
+        for (int c = 0; c < nc; c++) {
+            double x;
+            for (int k = 0; k < nl; k++)
+                gale_case_normal_mode(cfg, c2, n2, m->cs.radius, m->shell.deep, m->lat[c],
+                                      m->z_c[k], &p[(size_t)c * sc + k], &x);
+            for (int k = 1; k < nl; k++)
+                gale_case_normal_mode(cfg, c2, n2, m->cs.radius, m->shell.deep, m->lat[c],
+                                      m->z_if[k], &x, &b[(size_t)c * si + k]);
         }
         break;
     default: GALE_ERROR(GALE_ERR_INTERNAL, "unknown case %d", cfg->initial.kase);
@@ -162,27 +163,46 @@ static int probe_value(gale_model_t *m, gale_rsum_t *acc0, gale_rsum_t *acc1)
     const int nl = m->km.nlev, c0 = gale_psy_owned(m->psy, GALE_LOC_CELL);
     const gale_config_t *cfg = &m->cfg;
     gale_rsum_t *acc[2] = {acc0, acc1};
+    const gale_shell_t *sh = m->nl ? &m->nl->shell : &m->shell; /* the core's layers */
     GALE_CALL(gale_psy_to_host(cfg->initial.mode == GALE_MODE_VERTICAL ? &m->w : &m->p));
     /* a short serial loop on owned cells: it runs once per step on a small case */
     if (cfg->initial.mode == GALE_MODE_VERTICAL) {
-        const double mm = mode_m(m), *w = gale_fd(&m->w);
+        /* on the mode's own w shape: deep, (a/r) sin(mz), whose other
+         * modes are orthogonal to it in this weight (docs/numerics.md) */
+        const double mm = gale_case_mode_m(cfg), *w = gale_fd(&m->w), a = m->cs.radius;
         for (int c = 0; c < c0; c++)
             for (int k = 1; k < nl; k++) {
-                double s = sin(mm * m->z_if[k]), wt = m->area[c] * m->dzi[k];
+                double s = sin(mm * m->z_if[k]), wt = m->area[c] * (sh->qi[k] * m->dzi[k]);
+                if (sh->deep) s *= a / (a + m->z_if[k]);
                 gale_rsum_add(acc[0], wt * s * w[(size_t)c * m->km.si + k]);
                 gale_rsum_add(acc[1], wt * s * s);
             }
     } else {
-        const double *p = gale_fd(&m->p);
+        /* the nonlinear core's p = cp theta* (Pi - Pi*), Pi* the resting state's */
+        const double *p = gale_fd(&m->p), *ref = m->nl ? m->nl->mode_ref : NULL;
         for (int c = 0; c < c0; c++) {
-            double y = sph_harm(cfg->initial.degree, m->lat[c]);
+            double y = gale_case_sph_harm(cfg->initial.degree, m->lat[c]);
             for (int k = 0; k < nl; k++) {
-                double wt = m->area[c] * m->dz[k];
-                gale_rsum_add(acc[0], wt * y * p[(size_t)c * m->km.sc + k]);
+                double wt = m->area[c] * sh->dzv[k], x = p[(size_t)c * m->km.sc + k];
+                if (ref) x = ref[nl + k] * (x - ref[k]);
+                gale_rsum_add(acc[0], wt * y * x);
                 gale_rsum_add(acc[1], wt * y * y);
             }
         }
     }
+    return GALE_OK;
+}
+
+/* The nonlinear core's probe alone (its energy is its budget's). */
+static int mode_probe(gale_model_t *m, double *probe)
+{
+    gale_psy_sum_t sum;
+    gale_psy_sum_init(&sum);
+    gale_rsum_t *t0 = gale_psy_sum_term(&sum), *t1 = gale_psy_sum_term(&sum);
+    GALE_CALL(probe_value(m, t0, t1));
+    double v[2];
+    GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, v));
+    *probe = v[1] > 0 ? v[0] / v[1] : 0;
     return GALE_OK;
 }
 
@@ -195,11 +215,11 @@ static int energy_and_probe(gale_model_t *m, double *e, double *probe)
         GALE_CALL(gale_psy_mix_u(m->psy, 1.0, 0.0, &m->u, NULL, &m->ru));
         gale_psy_sum_dot(&sum, &m->u, &m->ru, NULL, NULL);
     } else {
-        gale_psy_sum_dot(&sum, &m->u, &m->u, m->eweight, m->dz);
+        gale_psy_sum_dot(&sum, &m->u, &m->u, m->eweight, m->shell.dzv);
     }
-    gale_psy_sum_dot(&sum, &m->w, &m->w, m->area, m->dzi);
-    gale_psy_sum_dot(&sum, &m->b, &m->b, m->area_rn2, m->dzi);
-    gale_psy_sum_dot(&sum, &m->p, &m->p, m->km.h_ad, m->dz);
+    gale_psy_sum_dot(&sum, &m->w, &m->w, m->area, m->dzqi);
+    gale_psy_sum_dot(&sum, &m->b, &m->b, m->area_rn2, m->dzqi);
+    gale_psy_sum_dot(&sum, &m->p, &m->p, m->km.h_ad, m->shell.dzv);
     gale_rsum_t *t0 = gale_psy_sum_term(&sum), *t1 = gale_psy_sum_term(&sum);
     if (m->cfg.initial.kase == GALE_CASE_NORMAL_MODE) GALE_CALL(probe_value(m, t0, t1));
     double v[6];
@@ -231,10 +251,6 @@ static int transport_kind(const gale_config_t *cfg, int *kind)
 {
     const int kase = cfg->initial.kase, wind = cfg->transport.wind;
     *kind = GALE_TRANSPORT_NONE;
-    if (!cfg->dynamics.shallow && cfg->dynamics.equations != GALE_EQ_NONLINEAR)
-        GALE_ERROR(GALE_ERR_INPUT, "[dynamics] shallow = false (the deep atmosphere) is the nonlinear "
-                   "core's: set [dynamics] equations = nonlinear, or shallow = true (the linear core "
-                   "and the transport cases are shallow)");
     if (kase == GALE_CASE_COSINE_BELL || kase == GALE_CASE_DEFORMATIONAL) {
         *kind = GALE_TRANSPORT_ONLY;
         if (wind != GALE_WIND_NONE)
@@ -248,11 +264,18 @@ static int transport_kind(const gale_config_t *cfg, int *kind)
             GALE_ERROR(GALE_ERR_INPUT, "[transport] wind = deformational: only case = deformational "
                        "uses it; the gravity wave is advected by solid_body");
     } else if (wind != GALE_WIND_NONE) {
-        GALE_ERROR(GALE_ERR_INPUT, "[transport] wind = %s: case %s is not advected (use case = "
+        char from[GALE_STR + GALE_ORIGIN]; /* the case may be a GungHo namelist's test */
+        gale_config_origin(cfg, "initial", "case", from, sizeof from);
+        GALE_ERROR(GALE_ERR_INPUT, "[transport] wind = %s: %s (case %s) is not advected (use case = "
                    "gravity_wave or gravity_wave_advected)",
-                   gale_config_choice("transport", "wind", wind),
+                   gale_config_choice("transport", "wind", wind), from,
                    gale_config_choice("initial", "case", kase));
     }
+    /* the linear core's tracer transport moves over flat columns */
+    if (*kind != GALE_TRANSPORT_NONE && !cfg->dynamics.shallow)
+        GALE_ERROR(GALE_ERR_INPUT, "[dynamics] shallow = false (the deep atmosphere) with case %s: the "
+                   "linear core's transport cases are shallow; set shallow = true",
+                   gale_config_choice("initial", "case", kase));
     return GALE_OK;
 }
 
@@ -432,7 +455,7 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
                  "levels = %d", cfg->mesh.n, levels - 1, levels, cfg->multigrid.levels);
     GALE_CALL(gale_chain_build(&m->chain, &m->cs, levels, m->nranks, cfg->partitioning.method));
     const int nonlinear = cfg->dynamics.equations == GALE_EQ_NONLINEAR;
-    int depth;
+    int depth = 0;
     GALE_CALL(gale_model_halo_depth(cfg, &depth));
     GALE_CALL(gale_local_build(&m->cs, &m->chain.part[0], m->rank, depth, &m->lm));
     const gale_psy_opts_t po = {cfg->halo.depth, cfg->halo.redundant_computation, cfg->halo.overlap};
@@ -489,9 +512,10 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
     if (!nonlinear) GALE_CALL(initial_state(m));
     if (m->transport) GALE_CALL(setup_transport(m));
     GALE_ALLOC(m->probe, m->steps + 1);
-    if (nonlinear)
+    if (nonlinear) {
         m->energy0 = m->nl->b0.energy;
-    else
+        if (cfg->initial.kase == GALE_CASE_NORMAL_MODE) GALE_CALL(mode_probe(m, &m->probe[0]));
+    } else
         GALE_CALL(energy_and_probe(m, &m->energy0, &m->probe[0]));
     m->energy = m->energy0;
     m->setup_s = gale_wtime() - t0;
@@ -513,8 +537,9 @@ void gale_model_free(gale_model_t *m)
     gale_psy_destroy(&m->psy);
     gale_helmholtz_free(&m->helm);
     void *a[] = {m->area_rn2, m->lon, m->lat, m->z_if, m->z_c, m->dz, m->dzi, m->rdzi,
-                 m->probe};
+                 m->dzqi, m->probe};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);
+    gale_shell_free(&m->shell);
     gale_geom_free(&m->geom);
     gale_local_free(&m->lm);
     gale_chain_free(&m->chain);
@@ -618,6 +643,7 @@ int gale_model_step(gale_model_t *m)
         m->nl->max_mass_change = fmax(m->nl->max_mass_change, fabs(b->mass - b0->mass) / b0->mass);
         m->nl->max_energy_change = fmax(m->nl->max_energy_change, fabs(b->energy - e_old) / b0->energy);
         gale_nl_record(m);
+        if (m->cfg.initial.kase == GALE_CASE_NORMAL_MODE) GALE_CALL(mode_probe(m, &probe));
     } else {
         GALE_CALL(energy_and_probe(m, &m->energy, &probe));
     }
@@ -634,12 +660,30 @@ void gale_model_mode_frequency(const gale_model_t *m, double *measured, double *
     *measured = 0;
     *analytic = 0;
     if (cfg->initial.kase != GALE_CASE_NORMAL_MODE) return;
+    const double a = m->cs.radius, top = cfg->extrusion.top, ll = cfg->initial.degree * (cfg->initial.degree + 1.0);
+    const int deep = m->nl ? m->nl->deep : m->shell.deep;
     if (cfg->initial.mode == GALE_MODE_VERTICAL) {
-        double mm = mode_m(m);
-        *analytic = sqrt(c2 * mm * mm + n2);
+        const double mm = gale_case_mode_m(cfg);
+        double w2 = c2 * mm * mm + n2;
+        if (deep) {
+            /* r w obeys omega^2 v = -c^2 v'' + (N^2 + 2 c^2 / r^2) v: to first
+             * order the mean of 2 c^2 / r^2 over sin^2(mz) (Simpson, 2048 panels) */
+            const int np = 2048;
+            double sum = 0;
+            for (int i = 0; i <= np; i++) {
+                const double z = top * i / np, sz = sin(mm * z), r = a + z;
+                sum += (i == 0 || i == np ? 1 : i % 2 ? 4 : 2) * sz * sz / (r * r);
+            }
+            w2 += 2.0 * c2 * (sum * top / (3.0 * np)) / (0.5 * top);
+        }
+        *analytic = sqrt(w2);
+    } else if (deep) {
+        /* the Rayleigh quotient of a height-uniform pressure over the shell:
+         * omega^2 / c^2 = l(l+1) int dr / int r^2 dr */
+        const double b = a + top;
+        *analytic = sqrt(c2 * ll * 3.0 * top / (b * b * b - a * a * a));
     } else {
-        int l = cfg->initial.degree;
-        *analytic = sqrt(c2 * l * (l + 1)) / m->cs.radius;
+        *analytic = sqrt(c2 * ll) / a;
     }
     /* zero crossings of the probe, linearly interpolated between steps */
     double first = -1, last = -1;

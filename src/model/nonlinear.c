@@ -59,22 +59,39 @@ int gale_nl_setup(gale_model_t *m)
 {
     const gale_config_t *cfg = &m->cfg;
     const int kase = cfg->initial.kase;
-    if (kase != GALE_CASE_RESTING && kase != GALE_CASE_DCMIP31 && kase != GALE_CASE_BAROCLINIC_WAVE)
-        GALE_ERROR(GALE_ERR_INPUT, "[dynamics] equations = nonlinear runs case resting, dcmip31 or "
-                   "baroclinic_wave, not %s (the linear core runs the others)",
-                   gale_config_choice("initial", "case", kase));
-    if (kase == GALE_CASE_BAROCLINIC_WAVE && cfg->planet.scaling != 1.0)
-        GALE_ERROR(GALE_ERR_INPUT, "case baroclinic_wave is on the full planet: set [planet] scaling "
-                   "= 1 (got %g)", cfg->planet.scaling);
+    /* each refusal names where its keys were set: an LFRic namelist's file,
+     * line, group and key, else gale's [section] key (gale_config_origin) */
+    char eq[GALE_STR + GALE_ORIGIN], a[GALE_STR + GALE_ORIGIN], b[GALE_STR + GALE_ORIGIN];
+    const int nml = gale_config_origin(cfg, "dynamics", "equations", eq, sizeof eq);
+    if (nml) strcat(eq, ": gale's "); /* the namelist's key, then gale's */
+    else eq[0] = '\0';
+    if (kase != GALE_CASE_RESTING && kase != GALE_CASE_DCMIP31 && kase != GALE_CASE_BAROCLINIC_WAVE &&
+        kase != GALE_CASE_NORMAL_MODE) {
+        gale_config_origin(cfg, "initial", "case", a, sizeof a);
+        GALE_ERROR(GALE_ERR_INPUT, "%s[dynamics] equations = nonlinear runs case resting, normal_mode, "
+                   "dcmip31 or baroclinic_wave, not %s (%s; the linear core runs the others)", eq,
+                   gale_config_choice("initial", "case", kase), a);
+    }
+    if (kase == GALE_CASE_BAROCLINIC_WAVE && cfg->planet.scaling != 1.0) {
+        gale_config_origin(cfg, "initial", "case", a, sizeof a);
+        gale_config_origin(cfg, "planet", "scaling", b, sizeof b);
+        GALE_ERROR(GALE_ERR_INPUT, "%s: case baroclinic_wave is on the full planet, but %s: set the "
+                   "scaling to 1", a, b);
+    }
     if (!m->consistent)
-        GALE_ERROR(GALE_ERR_INPUT, "[dynamics] equations = nonlinear solves the mixed system: set "
-                   "[dynamics] mass_matrix = consistent");
-    if (m->cs.n < 2)
-        GALE_ERROR(GALE_ERR_INPUT, "the nonlinear core needs a mesh of at least C2 (got C%d)", m->cs.n);
-    if (!cfg->dynamics.shallow && cfg->dynamics.vector_invariant)
-        GALE_ERROR(GALE_ERR_INPUT, "[dynamics] shallow = false (the deep atmosphere) takes the wind "
-                   "in advective form: set [dynamics] vector_invariant = false (the vector-invariant "
-                   "form's vorticity and kinetic energy have no deep-atmosphere metric here)");
+        GALE_ERROR(GALE_ERR_INPUT, "%s[dynamics] equations = nonlinear solves the mixed system: set "
+                   "[dynamics] mass_matrix = consistent", eq);
+    if (m->cs.n < 2) {
+        gale_config_origin(cfg, "mesh", "name", a, sizeof a);
+        GALE_ERROR(GALE_ERR_INPUT, "%s: the nonlinear core needs a mesh of at least C2", a);
+    }
+    if (!cfg->dynamics.shallow && cfg->dynamics.vector_invariant) {
+        gale_config_origin(cfg, "dynamics", "shallow", a, sizeof a);
+        gale_config_origin(cfg, "dynamics", "vector_invariant", b, sizeof b);
+        GALE_ERROR(GALE_ERR_INPUT, "%s (the deep atmosphere) takes the wind in advective form, but "
+                   "%s: set vector_invariant = false (the vector-invariant form's vorticity and "
+                   "kinetic energy have no deep-atmosphere metric here)", a, b);
+    }
     gale_nl_t *s = NULL;
     GALE_ALLOC(s, 1);
     m->nl = s;
@@ -188,7 +205,7 @@ void gale_nl_free(gale_model_t *m)
     gale_transport_free(&s->tr);
     gale_knl_finalize(&s->k);
     gale_vecinv_free(&s->geo);
-    void *a[] = {s->rd2i, s->rd2c, s->hist, s->wl, s->wl_int, s->wl_kin};
+    void *a[] = {s->rd2i, s->rd2c, s->hist, s->wl, s->wl_int, s->wl_kin, s->mode_ref};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);
     gale_shell_free(&s->shell);
     gale_free(s);

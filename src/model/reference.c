@@ -15,7 +15,8 @@ void gale_nl_constants(const gale_config_t *cfg, double *c2, double *n2)
     const double g = cfg->planet.gravity, cp = cfg->planet.cp, gam = cp / (cp - cfg->planet.rd);
     double T = cfg->initial.theta0;
     *n2 = cfg->physics.bvf_square;
-    if (cfg->initial.kase == GALE_CASE_RESTING && cfg->initial.profile == GALE_PROFILE_ISOTHERMAL)
+    if ((cfg->initial.kase == GALE_CASE_RESTING || cfg->initial.kase == GALE_CASE_NORMAL_MODE) &&
+        cfg->initial.profile == GALE_PROFILE_ISOTHERMAL)
         *n2 = g * g / (cp * T);
     if (cfg->initial.kase == GALE_CASE_BAROCLINIC_WAVE) { /* T0 and its lapse rate */
         T = 275.0;

@@ -466,20 +466,21 @@ static void pack(const gale_output_t *o, const gale_model_t *m, const diag_t *d,
                     for (int i = 0; i < 4; i++)
                         for (int j = 0; j < 4; j++)
                             q += u[(size_t)ce[i] * sc + l] * mc[4 * i + j] * u[(size_t)ce[j] * sc + l];
-                    su += m->dz[l] * q;
+                    su += m->shell.dzv[l] * q;
                 }
             } else {
                 for (int q = 0; q < 4; q++) {
                     const size_t e = (size_t)ce[q];
                     for (int l = 0; l < nl; l++)
-                        su += 0.5 * ((m->eweight[e] * m->dz[l] * u[e * sc + l]) * u[e * sc + l]);
+                        su += 0.5 * ((m->eweight[e] * m->shell.dzv[l] * u[e * sc + l]) * u[e * sc + l]);
                 }
             }
             for (int l = 0; l <= nl; l++) {
-                sw += (m->area[c] * m->dzi[l] * w[c * si + l]) * w[c * si + l];
-                sb += (m->area_rn2[c] * m->dzi[l] * b[c * si + l]) * b[c * si + l];
+                sw += (m->area[c] * m->dzqi[l] * w[c * si + l]) * w[c * si + l];
+                sb += (m->area_rn2[c] * m->dzqi[l] * b[c * si + l]) * b[c * si + l];
             }
-            for (int l = 0; l < nl; l++) sp += (m->km.h_ad[c] * m->dz[l] * p[c * sc + l]) * p[c * sc + l];
+            for (int l = 0; l < nl; l++)
+                sp += (m->km.h_ad[c] * m->shell.dzv[l] * p[c * sc + l]) * p[c * sc + l];
             *out = 0.5 * (su + sw + sb + sp);
         }
         }
