@@ -23,6 +23,18 @@ os.makedirs(work, exist_ok=True)
 failures = []
 
 
+def line_of(rel, text):
+    """file:line of the (only) source line holding text: the rows name loops by it."""
+    hits = [i + 1 for i, l in enumerate(open(os.path.join(ROOT, rel))) if text in l]
+    if len(hits) != 1:
+        sys.exit(f"check_vecreport_diff: {len(hits)} lines of {rel} hold {text!r}: update this test")
+    return f"{rel}:{hits[0]}"
+
+
+GRAD_H = ("gale_kb_grad_h_in", line_of("kernels/gale_kbodies.h", "o[k] = a[k] - (deep ? f * hl[k] : f)"))
+AXPBY = line_of("kernels/gale_kbodies.h", "K(axpby, FLAT")
+
+
 def check(ok, what):
     print(("ok:   " if ok else "FAIL: ") + what)
     if not ok:
@@ -56,18 +68,19 @@ n, rows, _ = diff(AVX2, AVX512, "avx2-avx512")
 kinds = [c for _, _, c in rows.values()]
 check(n == 96 and len(rows) == 96, f"AVX2 -> AVX-512: 96 loops changed (tool says {n}, table has {len(rows)})")
 check(kinds.count("width") == 93, f"93 of them change width (got {kinds.count('width')})")
-check(rows.get(("gale_kb_grad_h", "kernels/gale_kbodies.h:38")) == ("yes 4 x 256 b", "yes 8 x 512 b", "width"),
-      f"gale_kb_grad_h's loop: 4 x 256 b -> 8 x 512 b (got {rows.get(('gale_kb_grad_h', 'kernels/gale_kbodies.h:38'))})")
+check(rows.get(GRAD_H) == ("yes 4 x 256 b", "yes 8 x 512 b", "width"),
+      f"grad_h's loop {GRAD_H}: 4 x 256 b -> 8 x 512 b (got {rows.get(GRAD_H)})")
 nv = sorted(k for k, v in rows.items() if v[2] == "now vectorised")
-want = [("gale_kb_smooth_batch_f", "kernels/gale_kbodies_solver.h:182"),
-        ("gale_kb_smooth_batch_f", "kernels/gale_kbodies_solver.h:184"),
-        ("gale_kb_tridiag_batch_f", "kernels/gale_kbodies_solver.h:150")]
+SOLVER = "kernels/gale_kbodies_solver.h"
+want = [("gale_kb_smooth_batch_f", line_of(SOLVER, "xn[o + k] = GALE_FMA(rho, t[k * L + l], x[o + k]);")),
+        ("gale_kb_smooth_batch_f", line_of(SOLVER, "xn[o + k] = rho * t[k * L + l];")),
+        ("gale_kb_tridiag_batch_f", line_of(SOLVER, "for (int k = 0; k < nl; k++) zb[(size_t)l * sc + k] = t[k * L + l];"))]
 check(nv == want and all(rows[k][1] == "yes 16 x 512 b" for k in nv),
       f"three loops vectorised by AVX-512 only, 16 x 512 b: {want} (got {nv})")
 # the kernel guard's launch loops have rows of their own: axpby's (FLAT)
-ax = {k: v for k, v in rows.items() if k[1] == "kernels/gale_kbodies.h:502"}
-check(ax.get(("gale_kb_axpby_d", "kernels/gale_kbodies.h:502")) == ("yes 4 x 256 b", "yes 8 x 512 b", "width"),
-      f"axpby's launch loop (its row, gale_kbodies.h:502), double: 4 x 256 b -> 8 x 512 b (got {ax})")
+ax = {k: v for k, v in rows.items() if k[1] == AXPBY}
+check(ax.get(("gale_kb_axpby_d", AXPBY)) == ("yes 4 x 256 b", "yes 8 x 512 b", "width"),
+      f"axpby's launch loop (its row, {AXPBY}), double: 4 x 256 b -> 8 x 512 b (got {ax})")
 # the other way round, the same loops with the opposite change
 n, back, _ = diff(AVX512, AVX2, "avx512-avx2")
 check(n == 96 and nv and all(back.get(k, ("",) * 3)[2] == "no longer vectorised" for k in nv),
@@ -82,17 +95,17 @@ rep = json.load(open(AVX2))
 for field, value, want in (("vectorized", False, ("yes 4 x 256 b", "no", "no longer vectorised")),
                            ("vf", 2, ("yes 4 x 256 b", "yes 2 x 256 b", "width"))):
     mod = json.loads(json.dumps(rep))
-    hit = [r for r in mod["loops"] if r["function"] == "gale_kb_grad_h" and r.get("simd")]
+    hit = [r for r in mod["loops"] if r["function"] == GRAD_H[0] and r.get("simd")]
     if len(hit) != 1:
-        sys.exit(f"check_vecreport_diff: {AVX2} has {len(hit)} gale_kb_grad_h loops, want 1")
+        sys.exit(f"check_vecreport_diff: {AVX2} has {len(hit)} {GRAD_H[0]} loops, want 1")
     hit[0][field] = value
     path = os.path.join(work, f"avx2-{field}.json")
     with open(path, "w") as f:
         json.dump(mod, f)
     n, rows, _ = diff(AVX2, path, f"avx2-{field}")
-    got = rows.get(("gale_kb_grad_h", "kernels/gale_kbodies.h:38"), ("",) * 3)
+    got = rows.get(GRAD_H, ("",) * 3)
     check(n == 1 and len(rows) == 1 and got[0] == want[0] and got[1].startswith(want[1])
-          and got[2] == want[2], f"gale_kb_grad_h's {field} set to {value}: one change, {want} (got {n}: {rows})")
+          and got[2] == want[2], f"grad_h's {field} set to {value}: one change, {want} (got {n}: {rows})")
 
 if failures:
     sys.exit(f"check_vecreport_diff: {len(failures)} check(s) failed: " + "; ".join(failures))
