@@ -1,15 +1,21 @@
 """gale_kbench kernels on a small mesh with short timings: every described
 kernel (gale_kbench --list: the rows of kernels/gale_kdesc.h) is measured in
 each of its precisions, none is missing, and each measurement has positive
-bytes and time; the bytes per call of a kernel are the same in every run
-that measures it twice (they derive from the rows, not from the timing).
+bytes and time. The committed results say what the code has: the results
+of every kernel (bench/results/kernels_c96l96.json) name each described
+kernel and precision and no other, and the studies of chosen kernels
+(bench/results/kernels.json, kernels_multigrid.json: bench/kernels) name
+only described kernels (name_d, name_f) or bench/kernels' own host loop
+tri_stream_d.
 
-usage: check_kbench.py GALE_KBENCH OUT.json"""
+usage: check_kbench.py GALE_KBENCH OUT.json [SOURCE_DIR]"""
 import json
+import os
 import subprocess
 import sys
 
 kb, out = sys.argv[1:3]
+src = sys.argv[3] if len(sys.argv) > 3 else None
 lst = subprocess.run([kb, "--list"], capture_output=True, text=True, check=True).stdout.split("\n")
 want = set()
 for line in lst:
@@ -33,6 +39,23 @@ for w in sorted(want - set(got)):
 for key, k in got.items():
     if not (k["bytes_per_call"] > 0 and k["time_best_s"] > 0):
         bad.append(f"{key}: bytes {k['bytes_per_call']}, time {k['time_best_s']}")
+if src:
+    res = os.path.join(src, "bench", "results")
+    with open(os.path.join(res, "kernels_c96l96.json")) as f:
+        every = {(k["name"], k["precision"]) for k in json.load(f)["kernels"]}
+    for w in sorted(want - every):
+        bad.append(f"bench/results/kernels_c96l96.json lacks {w[0]} ({w[1]}): regenerate it")
+    for w in sorted(every - want):
+        bad.append(f"bench/results/kernels_c96l96.json names {w[0]} ({w[1]}), which no row describes")
+    # a study's name: the kernel, its precision's suffix for a kernel of two,
+    # the dot products' two sums (dots_repro, dots_plain)
+    two = {n for n, p in want if p == "single"}
+    named = {n if n not in two else f"{n}_{p[0] if p == 'double' else 'f'}" for n, p in want}
+    named |= {f"dots_{s}_{q}" for s in ("repro", "plain") for q in "df"} | {"tri_stream_d"}
+    for study in ("kernels.json", "kernels_multigrid.json"):
+        with open(os.path.join(res, study)) as f:
+            for k in sorted({row["kernel"] for row in json.load(f)["rows"]} - named):
+                bad.append(f"bench/results/{study} names {k}, not a described kernel")
 if bad:
     sys.exit("FAIL:\n  " + "\n  ".join(bad))
 print(f"gale_kbench kernels: {len(got)} kernels x precisions measured, every row of the table")
