@@ -14,10 +14,10 @@ gale_case(mixed_checksums_reproducible "regression;mpi" same
      --solver.method=prec_only --multigrid.levels=3 ${QUIET})
 
 # LFRic's own settings (mixed gcr(4) to 1e-4 over bicgstab + multigrid to
-# 1e-4, 4 levels; on C8 here, C8 -> C1, to keep it short): the same bits on
-# 1, 2, 3, 5, 6 ranks
+# 1e-4, 4 levels, the deep atmosphere; on C8 here, C8 -> C1, to keep it
+# short): the same bits on 1, 2, 5, 6 ranks (3: deep_numbers, LFRic's example)
 gale_case(mixed_lfric_reproducible "regression;mpi" same
-  --variant "np=1" --variant "np=2" --variant "np=3" --variant "np=5" --variant "np=6"
+  --variant "np=1" --variant "np=2" --variant "np=5" --variant "np=6"
   -- ${PROJECT_SOURCE_DIR}/configs/lfric_gravity_wave.nml --mesh.name=C8 --timestepping.steps=3
   --diagnostics.fields= ${QUIET})
 
