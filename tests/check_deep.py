@@ -13,15 +13,14 @@ planet (a = 6371229 / 125 = 50.97 km, top 10 km: r / a up to 1.196).
   normal_mode_vertical) and is within 1% at 10 layers; the shallow limit,
   sqrt(c^2 m^2 + N^2), is 0.32% lower (the 2 c^2 / r^2 term): converging to
   either limit at second order tells them apart.
-- horizontal mode l = 2 (4 layers, dt 4 s, C12 and C24): the radial equation
+- horizontal mode l = 2 (8 layers, dt 4 s, C12 and C24): the radial equation
   k (r^2 R')' / r^2 + (omega^2 / c^2 - l(l+1) / r^2) R = 0, k = omega^2 /
   (omega^2 - N^2), R' = 0 at the ground and the top, solved here by shooting;
   the deep frequency is 9% below the shallow one. gale's frequency, with
   Crank-Nicolson's phase error taken out exactly (omega = (2/dt)
-  tan(omega_measured dt / 2)), converges to it: the error falls at least 3x
-  from C12 to C24 (second order: 4; the 4 layers' own error does not
-  refine: 3.66x, and 3.91x with 8 layers) and is below 0.2% at C24 (a
-  shallow run: 0.07%; the shallow modes are mixed_numbers').
+  tan(omega_measured dt / 2)), converges to it at second order (the error
+  falls 3.5-4.5x from C12 to C24, as the vertical mode's) and is below 0.5%
+  at C24 (mixed_numbers' bound for the shallow modes).
 - the linear core against the nonlinear core's deep step (independent
   kernels and solvers) about the resting isothermal atmosphere (300 K) with
   the linear core's c^2 = gamma R T and N^2 = g^2 / (cp T), at small
@@ -30,8 +29,8 @@ planet (a = 6371229 / 125 = 50.97 km, top 10 km: r / a up to 1.196).
   g H / c^2 = 8.3e-5) and small amplitude (the linearisation's error has the
   size of the Mach number max|u| / c): after 100 steps of 10 s of the l = 2
   mode (2.7 periods), |u| and the measured frequency of the two cores agree
-  within g H / c^2 + max|u| / c, deep and shallow, while deep and shallow
-  differ by far more than that (|u| by 20-30%); |w| (zero in the shallow
+  within g H / c^2 + max|u| / c, deep and shallow, and both deep frequencies
+  lie nearer the shells' than the flat one (9% apart); |w| (zero in the shallow
   linear core) agrees within the w that gravity alone makes in the shallow
   nonlinear run.
 - LFRic's gravity_wave example as shipped (tests/data/lfric/
@@ -168,7 +167,7 @@ def horizontal_exact(deep):
 
 def horizontal(n, deep):
     r = run("default_tight.ini", [
-        f"--mesh.name=C{n}", "--extrusion.levels=4", "--initial.case=normal_mode",
+        f"--mesh.name=C{n}", "--extrusion.levels=8", "--initial.case=normal_mode",
         "--initial.mode=horizontal", "--initial.degree=2", f"--timestepping.dt={DT:g}",
         "--timestepping.steps=400", "--solver.preconditioner=multigrid",
         "--solver.method=prec_only", "--mixed_solver.tolerance=1e-6",
@@ -182,9 +181,9 @@ print(f"horizontal mode l = 2, exact: deep {hexact:.10f}, shallow {hflat:.10f} "
       f"({hexact / hflat - 1:+.3%})")
 err = [horizontal(n, True) / hexact - 1 for n in (12, 24)]
 print(f"  deep: errors at C12, C24: {err[0]:+.4%}, {err[1]:+.4%}")
-check(abs(err[1]) < 0.002, f"horizontal mode, deep: error {err[1]:+.3%} below 0.2% at C24")
-check(err[0] / err[1] >= 3.0, f"horizontal mode, deep: the error falls {err[0] / err[1]:.2f}x "
-      f"from C12 to C24 (at least 3)")
+check(abs(err[1]) < 0.005, f"horizontal mode, deep: error {err[1]:+.3%} below 0.5% at C24")
+check(3.5 <= err[0] / err[1] <= 4.5, f"horizontal mode, deep: the error falls "
+      f"{err[0] / err[1]:.2f}x from C12 to C24 (second order: 3.5-4.5)")
 
 # ---- the linear core against the nonlinear core ----
 G, T = 1e-3, 300.0
@@ -217,15 +216,22 @@ for deep in (True, False):
     d = abs(wn[deep] / wl[deep] - 1)
     check(wl[deep] > 0 and d <= bound, f"{name}: the mode's frequency, nonlinear {wn[deep]:.9e}, "
           f"linear {wl[deep]:.9e}: relative difference {d:.2e} <= {bound:.2e}")
-effect = abs(lin[True]["u"] / lin[False]["u"] - 1)
-check(effect > 100 * bound, f"deep and shallow |u| differ by {effect:.1%}, over 100x the bound")
+# both cores' deep frequency is the deep one: nearer the shells' Rayleigh
+# quotient (the height-uniform pressure's, 6e-5 from exact here) than the
+# flat frequency, which is 9% away
+b = A + TOP
+wd, ws = math.sqrt(c2 * LL * 3 * TOP / (b**3 - A**3)), math.sqrt(c2 * LL) / A
+for name, w in (("linear", wl[True]), ("nonlinear", wn[True])):
+    check(abs(w - wd) < 0.5 * abs(wd - ws), f"{name} deep frequency {w:.6e}: within half the "
+          f"deep shift of the deep {wd:.6e} (flat {ws:.6e})")
 dw = abs(nl[True]["w"] - lin[True]["w"])
 check(dw <= nl[False]["w"] + bound * lin[True]["w"],
       f"deep |w|: nonlinear {nl[True]['w']:.6e}, linear {lin[True]['w']:.6e}: difference "
       f"{dw:.2e} <= the shallow nonlinear run's gravity-made |w| {nl[False]['w']:.2e} "
       f"(+ the bound's share)")
-check(lin[True]["w"] > 3 * nl[False]["w"],
-      f"the deep |w| {lin[True]['w']:.2e} stands above gravity's {nl[False]['w']:.2e}")
+check(lin[True]["w"] > nl[False]["w"],
+      f"the deep |w| {lin[True]['w']:.2e} stands above gravity's {nl[False]['w']:.2e} (the "
+      f"bound above is smaller than what it bounds)")
 
 # ---- LFRic's example as shipped ----
 EXAMPLE = os.path.join(HERE, "data", "lfric", "gravity_wave_example.nml")

@@ -120,7 +120,8 @@ gale_case(deep_lumped_checksums_reproducible "regression;mpi" same
 # every Helmholtz method and preconditioner solves the deep operator: the
 # state of cg + tridiagonal within the bound of the flat tests below (10 x
 # solves x 1e-10: 6 solves), energy kept; single precision to its tolerance;
-# GungHo's one V-cycle inside the mixed solve
+# GungHo's one V-cycle inside the mixed solve, energy within 10 x 12 steps x
+# its 1e-9
 foreach(v "method=pipelined_cg" "method=bicgstab" "method=gcr" "preconditioner=none"
           "preconditioner=diagonal" "preconditioner=multigrid")
   string(REPLACE "=" "_" n ${v})
@@ -136,7 +137,7 @@ gale_case(solver_single_precision_deep "regression;mpi" run --np 2
      ${LUMPED} ${DEEP} ${QUIET})
 gale_case(mixed_prec_only_deep "regression;mpi" run --np 2
   --check "r['mixed_solver']['converged'] and r['solver']['method'] == 'prec_only'"
-  --check "abs(r['energy']['rel_change']) < 1e-7"
+  --check "abs(r['energy']['rel_change']) < 1.2e-7"
   -- ${DEFAULT_INI} --mesh.name=C12 --timestepping.steps=12 --solver.method=prec_only
      --solver.preconditioner=multigrid --mixed_solver.tolerance=1e-9
      --mixed_solver.max_iterations=60 ${DEEP} ${QUIET})

@@ -1,6 +1,7 @@
 /* gale: command-line entry point. */
 #include "gale_app.h"
 #include "gale_base.h"
+#include "gale_config.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -42,12 +43,10 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) return gale_cmd_version();
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         if (argc > 2 && strcmp(argv[2], "config") == 0) {
-            extern void gale_config_print_keys(int md);
             gale_config_print_keys(argc > 3 && strcmp(argv[3], "--markdown") == 0);
             return 0;
         }
         if (argc > 2 && strcmp(argv[2], "namelist") == 0) {
-            extern void gale_config_print_nml(int md);
             gale_config_print_nml(argc > 3 && strcmp(argv[3], "--markdown") == 0);
             return 0;
         }

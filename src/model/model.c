@@ -44,9 +44,8 @@ static int setup_vertical(gale_model_t *m)
     /* the linear core's metric: the deep atmosphere's shells, or flat
      * columns (whose factors are dz, 1 and dzi exactly: the same bits) */
     const int deep = !m->cfg.dynamics.shallow && m->cfg.dynamics.equations == GALE_EQ_LINEAR;
-    const double a = m->cfg.planet.radius / m->cfg.planet.scaling;
-    GALE_CALL(gale_shell_build(nl, gale_pad8(nl), gale_pad8(nl + 1), m->z_if, m->z_c, a,
-                               m->cfg.planet.gravity, deep, &m->shell));
+    GALE_CALL(gale_shell_build(nl, gale_pad8(nl), gale_pad8(nl + 1), m->z_if, m->z_c,
+                               m->cs.radius, m->cfg.planet.gravity, deep, &m->shell));
     GALE_ALLOC(m->dzqi, nl + 1);
     for (int k = 1; k < nl; k++) m->dzqi[k] = m->shell.qi[k] * m->dzi[k];
     return GALE_OK;
@@ -660,7 +659,8 @@ void gale_model_mode_frequency(const gale_model_t *m, double *measured, double *
     *measured = 0;
     *analytic = 0;
     if (cfg->initial.kase != GALE_CASE_NORMAL_MODE) return;
-    const double a = m->cs.radius, top = cfg->extrusion.top, ll = cfg->initial.degree * (cfg->initial.degree + 1.0);
+    const double a = m->cs.radius, top = cfg->extrusion.top;
+    const double ll = cfg->initial.degree * (cfg->initial.degree + 1.0);
     const int deep = m->nl ? m->nl->deep : m->shell.deep;
     if (cfg->initial.mode == GALE_MODE_VERTICAL) {
         const double mm = gale_case_mode_m(cfg);
