@@ -34,8 +34,8 @@ planet (a = 6371229 / 125 = 50.97 km, top 10 km: r / a up to 1.196).
   linear core) agrees within the w that gravity alone makes in the shallow
   nonlinear run.
 - LFRic's gravity_wave example as shipped (tests/data/lfric/
-  gravity_wave_example.nml, `shallow = .false.`) runs its 36 steps on 2 and
-  3 ranks with the same checksums, which configs/lfric_gravity_wave.nml
+  gravity_wave_example.nml, `shallow = .false.`) runs its 36 steps on 1 and
+  2 ranks with the same checksums, which configs/lfric_gravity_wave.nml
   (LFRic's values) also gives; with --dynamics.shallow=true every field
   changes, each norm by less than top / a (the largest of the shells'
   factors' departures from 1).
@@ -235,11 +235,13 @@ check(lin[True]["w"] > nl[False]["w"],
 
 # ---- LFRic's example as shipped ----
 EXAMPLE = os.path.join(HERE, "data", "lfric", "gravity_wave_example.nml")
-ex = {np: run(EXAMPLE, [], np=np) for np in (2, 3)}
-check(ex[2]["steps"] == 36 and ex[3]["steps"] == 36,
-      f"LFRic's example ran {ex[2]['steps']} and {ex[3]['steps']} steps (36)")
-check(ex[2]["checksums"] == ex[3]["checksums"],
-      f"LFRic's example: the same checksums on 2 and 3 ranks {ex[2]['checksums']}")
+# 1 and 2 ranks: 3 ranks on this 2-core machine spin for 55 s in MPICH's
+# collectives (0.5 s on 1 or 2); other rank counts are the reproducibility tests'
+ex = {np: run(EXAMPLE, [], np=np) for np in (1, 2)}
+check(ex[1]["steps"] == 36 and ex[2]["steps"] == 36,
+      f"LFRic's example ran {ex[1]['steps']} and {ex[2]['steps']} steps (36)")
+check(ex[1]["checksums"] == ex[2]["checksums"],
+      f"LFRic's example: the same checksums on 1 and 2 ranks {ex[2]['checksums']}")
 mine = run("lfric_gravity_wave.nml", [], np=2)
 check(mine["checksums"] == ex[2]["checksums"],
       "configs/lfric_gravity_wave.nml gives the example's checksums")
