@@ -8,6 +8,7 @@
 #define GALE_BASE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #define GALE_PI 3.14159265358979323846
@@ -86,6 +87,27 @@ int gale_alloc_impl(void **p, size_t bytes, const char *what, const char *file, 
                               __FILE__, __LINE__, __func__))
 void gale_free(void *p);
 #define GALE_FREE(ptr) do { gale_free(ptr); (ptr) = NULL; } while (0)
+
+/* ---- the files gale writes (base/files.c; docs/output.md, "Files and
+ * final names"): written as NAME.tmp, renamed to NAME when complete; a
+ * final name that is not a regular file (absent is fine) is never replaced.
+ * Each returns 0, or -1 with what is wrong in why. ---- */
+/* "a directory", "a pipe", ... for a stat's st_mode, for messages. */
+const char *gale_file_kind(unsigned mode);
+/* tmp renamed to path when path is replaceable; tmp removed on failure. */
+int gale_file_publish(const char *tmp, const char *path, char *why, size_t n);
+/* Closes f, written as tmp, synced to disk, and publishes it as path; on
+ * failure tmp is removed and why says why (errno's text: a full disk). */
+int gale_file_finish(FILE *f, const char *tmp, const char *path, char *why, size_t n);
+/* Before any work: path and path.tmp are replaceable and path.tmp can be
+ * created (made and removed). */
+int gale_file_writable(const char *path, char *why, size_t n);
+/* Before any work: dir made (with its parents), a directory, writable; in
+ * it, each entry that matches one of names (NULL-terminated patterns, '#'
+ * one or more digits: the final names gale writes there) must be
+ * replaceable, and each such name + ".tmp" (a temporary a killed run left)
+ * is removed and named in the log. Nothing else is touched. Serial. */
+int gale_dir_prepare(const char *dir, const char *const *names, char *why, size_t n);
 
 /* Wall clock in seconds (monotonic). */
 double gale_wtime(void);

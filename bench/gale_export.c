@@ -77,29 +77,48 @@ static int put_be(FILE *f, const void *v, size_t n, int size)
     return 0;
 }
 
+/* The files, as gale_dir_prepare's patterns: checked before the run. */
+static const char *const out_names[] = {"A.petsc", "b.petsc", "x0.petsc", "meta.json", NULL};
+
+/* DIR/NAME.tmp for writing; finish() renames it (docs/output.md, "Files and final names"). */
+static FILE *start(const char *dir, const char *name, char *path, char *tmp, size_t n)
+{
+    snprintf(path, n, "%s/%s", dir, name);
+    snprintf(tmp, n + 4, "%s.tmp", path);
+    return fopen(tmp, "wb");
+}
+
+static int finish(FILE *f, int bad, const char *path, const char *tmp)
+{
+    char why[8400];
+    if (bad) {
+        fclose(f);
+        remove(tmp);
+        GALE_ERROR(GALE_ERR_IO, "writing '%s' failed", path);
+    }
+    if (gale_file_finish(f, tmp, path, why, sizeof why) != 0) GALE_ERROR(GALE_ERR_IO, "%s", why);
+    return GALE_OK;
+}
+
 static int write_vec(const char *dir, const char *name, const double *v, int n)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f) GALE_ERROR(GALE_ERR_IO, "cannot write '%s'", path);
+    char path[4096], tmp[4100];
+    FILE *f = start(dir, name, path, tmp, sizeof path);
+    if (!f) GALE_ERROR(GALE_ERR_IO, "cannot write '%s'", tmp);
     int hdr[2] = {VEC_FILE_CLASSID, n};
-    int bad = put_be(f, hdr, 2, 4) || put_be(f, v, (size_t)n, 8);
-    if (fclose(f) != 0 || bad) GALE_ERROR(GALE_ERR_IO, "writing '%s' failed", path);
-    return GALE_OK;
+    return finish(f, put_be(f, hdr, 2, 4) || put_be(f, v, (size_t)n, 8), path, tmp);
 }
 
 static int write_mat(const char *dir, const csr_t *a)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/A.petsc", dir);
-    FILE *f = fopen(path, "wb");
-    if (!f) GALE_ERROR(GALE_ERR_IO, "cannot write '%s'", path);
+    char path[4096], tmp[4100];
+    FILE *f = start(dir, "A.petsc", path, tmp, sizeof path);
+    if (!f) GALE_ERROR(GALE_ERR_IO, "cannot write '%s'", tmp);
     int hdr[4] = {MAT_FILE_CLASSID, a->n, a->n, a->nnz};
-    int bad = put_be(f, hdr, 4, 4) || put_be(f, a->rowlen, (size_t)a->n, 4) ||
-              put_be(f, a->col, (size_t)a->nnz, 4) || put_be(f, a->val, (size_t)a->nnz, 8);
-    if (fclose(f) != 0 || bad) GALE_ERROR(GALE_ERR_IO, "writing '%s' failed", path);
-    return GALE_OK;
+    return finish(f,
+                  put_be(f, hdr, 4, 4) || put_be(f, a->rowlen, (size_t)a->n, 4) ||
+                      put_be(f, a->col, (size_t)a->nnz, 4) || put_be(f, a->val, (size_t)a->nnz, 8),
+                  path, tmp);
 }
 
 /* ---- assembly: the 7-point column stencil of gale_kb_helm_col ---- */
@@ -281,10 +300,9 @@ static int run(const char *out, int warm_steps, const gale_config_t *cfg)
     GALE_CALL(write_mat(out, &a));
     GALE_CALL(write_vec(out, "b.petsc", bv, n));
     GALE_CALL(write_vec(out, "x0.petsc", pv, n));
-    char path[4096];
-    snprintf(path, sizeof path, "%s/meta.json", out);
-    FILE *f = fopen(path, "w");
-    if (!f) GALE_ERROR(GALE_ERR_IO, "cannot write '%s'", path);
+    char path[4096], tmp[4100];
+    FILE *f = start(out, "meta.json", path, tmp, sizeof path);
+    if (!f) GALE_ERROR(GALE_ERR_IO, "cannot write '%s'", tmp);
     fprintf(f, "{\n \"program\": \"gale_export\",\n \"mesh_name\": \"C%d\",\n \"levels\": %d,\n"
                " \"cells\": %d,\n \"warm_steps\": %d,\n \"rows\": %d,\n \"nnz\": %d,\n"
                " \"apply_check_random\": %.17g,\n \"apply_check_first_guess\": %.17g,\n"
@@ -293,7 +311,7 @@ static int run(const char *out, int warm_steps, const gale_config_t *cfg)
                " \"ordering\": \"row c*levels+k: local cell c, level k\"\n}\n",
             cfg->mesh.n, nl, nc, warm_steps, n, a.nnz, rel_random, rel_guess, asym, bnorm,
             bnorm > 0 ? r0 / bnorm : 0);
-    if (fclose(f) != 0) GALE_ERROR(GALE_ERR_IO, "writing '%s' failed", path);
+    GALE_CALL(finish(f, 0, path, tmp));
     gale_psy_field_free(&x);
     gale_psy_field_free(&y);
     free(xv), free(yv), free(bv), free(pv);
@@ -335,6 +353,11 @@ int main(int argc, char **argv)
     }
     if (!out) {
         usage(stderr);
+        return 2;
+    }
+    char why[8400];
+    if (gale_dir_prepare(out, out_names, why, sizeof why)) { /* before the run */
+        fprintf(stderr, "gale_export: --out: %s\n", why);
         return 2;
     }
     int rank, size;

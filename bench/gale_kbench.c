@@ -165,6 +165,11 @@ static int parse(int argc, char **argv, opts_t *o, char *buf, size_t nbuf)
     }
     if (o->samples < 1) o->samples = 1;
     if (o->min_time <= 0) o->min_time = 0.01;
+    char why[8400];
+    if (o->json && gale_file_writable(o->json, why, sizeof why)) { /* before the run */
+        fprintf(stderr, "gale_kbench: --json: %s\n", why);
+        return 2;
+    }
     return 0;
 }
 
@@ -181,11 +186,14 @@ static void json_build(gale_json_t *j)
     gale_json_end(j, '}');
 }
 
+/* Written as PATH.tmp, renamed by json_finish (docs/output.md, "Files and final names"). */
 static FILE *json_open(const char *path, gale_json_t *j, const char *mode)
 {
-    FILE *f = fopen(path, "w");
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
     if (!f) {
-        perror(path);
+        perror(tmp);
         return NULL;
     }
     gale_json_open(j, f);
@@ -193,6 +201,14 @@ static FILE *json_open(const char *path, gale_json_t *j, const char *mode)
     gale_json_str(j, "mode", mode);
     json_build(j);
     return f;
+}
+
+static int json_finish(FILE *f, const char *path)
+{
+    char tmp[4200], why[8400];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (gale_file_finish(f, tmp, path, why, sizeof why) != 0) GALE_ERROR(GALE_ERR_IO, "%s", why);
+    return GALE_OK;
 }
 
 /* Smooth, non-zero values on the real levels (padding stays zero), then
@@ -486,7 +502,7 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg0)
         gale_json_num(&j, "reference_GBs", triad_max);
         gale_json_end(&j, '}');
         gale_json_close(&j);
-        if (fclose(jf) != 0) GALE_ERROR(GALE_ERR_IO, "writing '%s' failed", o->json);
+        GALE_CALL(json_finish(jf, o->json));
     }
     free(ta);
     free(tb);
@@ -575,7 +591,7 @@ static int run_solve(const opts_t *o, const gale_config_t *cfg)
         gale_json_end(&j, '}');
         gale_json_config(&j, "config", cfg);
         gale_json_close(&j);
-        if (fclose(f) != 0) GALE_ERROR(GALE_ERR_IO, "writing '%s' failed", o->json);
+        GALE_CALL(json_finish(f, o->json));
     }
     free(acc);
     free(t0s);
@@ -685,7 +701,7 @@ static int run_vcycle(const opts_t *o, const gale_config_t *cfg)
         gale_json_end(&j, ']');
         gale_json_config(&j, "config", cfg);
         gale_json_close(&j);
-        if (fclose(f) != 0) GALE_ERROR(GALE_ERR_IO, "writing '%s' failed", o->json);
+        GALE_CALL(json_finish(f, o->json));
     }
     gale_psy_field_free(&r);
     gale_psy_field_free(&z);
@@ -723,7 +739,7 @@ static int run_timer_cost(const opts_t *o)
         gale_json_num(&j, "s_per_timed_region", best);
         gale_json_num(&j, "s_per_wtime", wt);
         gale_json_close(&j);
-        if (fclose(f) != 0) GALE_ERROR(GALE_ERR_IO, "writing '%s' failed", o->json);
+        GALE_CALL(json_finish(f, o->json));
     }
     return GALE_OK;
 }

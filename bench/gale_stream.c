@@ -3,6 +3,7 @@
  * to, for a list of thread counts. Arrays default to 4x the last-level cache
  * each (STREAM's rule); the best of N passes counts, as in STREAM.
  * bench/stream runs it and keeps the JSON (docs/benchmarks.md). */
+#include "gale_base.h"
 #include "gale_triad.h"
 
 #include <math.h>
@@ -50,6 +51,12 @@ int main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
+    }
+    char tmp[4200], why[8400];
+    snprintf(tmp, sizeof tmp, "%s.tmp", json ? json : "");
+    if (json && gale_file_writable(json, why, sizeof why)) { /* before the run */
+        fprintf(stderr, "gale_stream: --json: %s\n", why);
+        return 2;
     }
     const long llc = gale_st_llc_bytes();
     if (mib <= 0) mib = fmax(64.0, 4.0 * (double)llc / 1048576.0);
@@ -110,9 +117,9 @@ int main(int argc, char **argv)
                fabs(c[i] - cj) > 1e-8 * fabs(cj);
     if (bad) fprintf(stderr, "gale_stream: result check FAILED\n");
     if (json) {
-        FILE *f = fopen(json, "w");
+        FILE *f = fopen(tmp, "w"); /* renamed when complete (docs/output.md) */
         if (!f) {
-            perror(json);
+            perror(tmp);
             return 5;
         }
         fprintf(f, "{\n  \"program\": \"gale_stream\",\n  \"compiler\": \"%s\",\n  \"flags\": \"%s\",\n"
@@ -128,8 +135,8 @@ int main(int argc, char **argv)
             fprintf(f, "}");
         }
         fprintf(f, "\n  ]\n}\n");
-        if (fclose(f) != 0) {
-            perror(json);
+        if (gale_file_finish(f, tmp, json, why, sizeof why) != 0) {
+            fprintf(stderr, "gale_stream: %s\n", why);
             return 5;
         }
     }

@@ -93,7 +93,8 @@ static void flatten(const gale_local_t *lm, const gale_xlist_t *x, int depth, in
     off[0] = 0;
     for (int q = 0; q < lm->nnbr; q++) {
         int c = xcount(x, q, depth);
-        memcpy(idx + off[q], x->idx + x->start[q], (size_t)c * sizeof *idx);
+        if (c > 0) /* an empty list may be NULL: memcpy(NULL, ., 0) is undefined */
+            memcpy(idx + off[q], x->idx + x->start[q], (size_t)c * sizeof *idx);
         off[q + 1] = off[q] + c;
     }
 }

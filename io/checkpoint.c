@@ -13,11 +13,14 @@
 
 #include "gale_base.h"
 #include "gale_base_mpi.h"
+#include "gale_extrusion.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,8 +351,9 @@ int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, MPI_Info i
     fh = MPI_FILE_NULL;
     if (gale_agree(&a, comm)) goto done;
     if (rank == 0) {
-        if (rename(tmp, path) != 0)
-            gale_agree_fail(&a, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+        char why[2 * PATH_MAX + 128];
+        if (gale_file_publish(tmp, path, why, sizeof why) != 0)
+            gale_agree_fail(&a, "%s", why);
         else
             sync_dir(path);
     }
@@ -380,6 +384,148 @@ done:
 
 /* ---- reading ---- */
 
+/* The stored configuration is gale_config_dump text: a comment, then
+ * "[section]" and "key = value" lines, each key once. Anything else (a
+ * duplicate key would be read as its first value) means a forged or corrupt
+ * file. 1, or 0 with why set. */
+typedef struct { const char *sec, *key; size_t nsec, nkey; int line; } ckey_t;
+
+static int ckey_cmp(const void *x, const void *y)
+{
+    const ckey_t *a = x, *b = y;
+    int c = strncmp(a->sec, b->sec, a->nsec < b->nsec ? a->nsec : b->nsec);
+    if (!c) c = (a->nsec > b->nsec) - (a->nsec < b->nsec);
+    if (!c) c = strncmp(a->key, b->key, a->nkey < b->nkey ? a->nkey : b->nkey);
+    if (!c) c = (a->nkey > b->nkey) - (a->nkey < b->nkey);
+    return c ? c : a->line - b->line;
+}
+
+static int check_config_text(const char *text, size_t n, char *why, size_t nwhy)
+{
+    const char *nul = memchr(text, '\0', n);
+    if (!nul) {
+        snprintf(why, nwhy, "stored configuration: no NUL byte ends its %llu bytes (the file is "
+                 "forged or corrupt)", (unsigned long long)n);
+        return 0;
+    }
+    if (nul != text + n - 1) {
+        snprintf(why, nwhy, "stored configuration: a NUL byte at %lld of its %llu bytes, not at "
+                 "the end (the file is forged or corrupt)", (long long)(nul - text),
+                 (unsigned long long)n);
+        return 0;
+    }
+    size_t nlines = 1;
+    for (const char *p = text; *p; p++) nlines += *p == '\n';
+    ckey_t *k = malloc(nlines * sizeof *k);
+    if (!k) {
+        snprintf(why, nwhy, "out of memory checking the stored configuration");
+        return 0;
+    }
+    const char *sec = NULL;
+    size_t nsec = 0, nk = 0;
+    int ln = 0, ok = 1;
+    for (const char *p = text; *p && ok; ln++) {
+        const size_t len = strcspn(p, "\n");
+        const char *eq = len ? memchr(p, '=', len) : NULL;
+        const size_t kl = eq && eq - p >= 2 && eq[-1] == ' ' ? (size_t)(eq - p) - 1 : 0;
+        if (len == 0 || p[0] == '#') {
+        } else if (p[0] == '[' && p[len - 1] == ']' && len > 2 && !memchr(p, ' ', len)) {
+            sec = p + 1, nsec = len - 2;
+        } else if (sec && kl && eq + 2 < p + len && eq[1] == ' ' && !memchr(p, ' ', kl)) {
+            k[nk++] = (ckey_t){sec, p, nsec, kl, ln + 1};
+        } else {
+            snprintf(why, nwhy, "stored configuration, line %d: '%.*s': expected '[section]', "
+                     "'key = value' or a comment (the file is forged or corrupt)", ln + 1,
+                     (int)(len < 80 ? len : 80), p);
+            ok = 0;
+        }
+        p += len + (p[len] == '\n');
+    }
+    qsort(k, nk, sizeof *k, ckey_cmp);
+    for (size_t i = 1; i < nk && ok; i++)
+        if (k[i].nsec == k[i - 1].nsec && k[i].nkey == k[i - 1].nkey &&
+            !memcmp(k[i].sec, k[i - 1].sec, k[i].nsec) &&
+            !memcmp(k[i].key, k[i - 1].key, k[i].nkey)) {
+            snprintf(why, nwhy, "stored configuration, line %d: [%.*s] %.*s: duplicate key (first "
+                     "set on line %d)", k[i].line, (int)k[i].nsec, k[i].sec, (int)k[i].nkey,
+                     k[i].key, k[i - 1].line);
+            ok = 0;
+        }
+    free(k);
+    return ok;
+}
+
+static int finite_in(const char *what, double v, double lo, char *why, size_t nwhy)
+{
+    if (isfinite(v) && v >= lo) return 1;
+    snprintf(why, nwhy, "%s = %.17g: %s (the file is forged or corrupt)", what, v,
+             !isfinite(v) ? "not a finite number" : lo == 0 ? "negative" : "not positive");
+    return 0;
+}
+
+/* The values of a header whose checksums hold: what no gale writes. Only
+ * what the file alone tells; the restart checks them against the run
+ * (src/output/restart.c). 1, or 0 with why set. */
+static int check_values(const head_t *h, const char *buf, char *why, size_t nwhy)
+{
+    const double pos = DBL_MIN; /* "> 0" for finite_in */
+    if (h->step < 0 || h->step > INT_MAX) {
+        snprintf(why, nwhy, "step = %lld: outside 0..%d (the file is forged or corrupt)",
+                 (long long)h->step, INT_MAX);
+        return 0;
+    }
+    if (h->mesh_n < 1 || h->mesh_n > INT_MAX) {
+        snprintf(why, nwhy, "mesh N = %lld: outside 1..%d (the file is forged or corrupt)",
+                 (long long)h->mesh_n, INT_MAX);
+        return 0;
+    }
+    if (h->nprobe != 0 && h->nprobe != h->step + 1) {
+        snprintf(why, nwhy, "probe length = %lld at step = %lld: the writer stores step + 1 "
+                 "values or none (the file is forged or corrupt)", (long long)h->nprobe,
+                 (long long)h->step);
+        return 0;
+    }
+    if (h->ext_method < GALE_EXTRUDE_UNIFORM || h->ext_method > GALE_EXTRUDE_UM_L85) {
+        snprintf(why, nwhy, "extrusion method = %lld: not one of gale's %d methods (0..%d; the "
+                 "file is forged or corrupt)", (long long)h->ext_method, GALE_EXTRUDE_UM_L85 + 1,
+                 GALE_EXTRUDE_UM_L85);
+        return 0;
+    }
+    const struct { const char *name; double v, lo; } d[] = {
+        {"radius", h->radius, pos}, {"scaling", h->scaling, pos}, {"top", h->top, pos},
+        {"time", h->time, 0}, {"energy0", h->energy0, -DBL_MAX}, {"energy", h->energy, -DBL_MAX},
+        {"max_step_increase", h->max_step_increase, -DBL_MAX}, {"max|u|", h->max_u, 0},
+        {"max|w|", h->max_w, 0}, {"run max|u|", h->run_max_u, 0}, {"run max|w|", h->run_max_w, 0}};
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
+        if (!finite_in(d[i].name, d[i].v, d[i].lo, why, nwhy)) return 0;
+    char what[64];
+    for (int i = 0; i < h->nfield; i++) {
+        snprintf(what, sizeof what, "field %.8s: sum of squares", h->field[i].name);
+        if (!finite_in(what, h->field[i].sumsq, 0, why, nwhy)) return 0;
+    }
+    const char *p = buf + sizeof *h;
+    double z, zlast = -DBL_MAX;
+    for (int64_t k = 0; k <= h->nlev; k++, zlast = z) {
+        memcpy(&z, p + 8 * k, 8);
+        snprintf(what, sizeof what, "interface height z_if[%lld]", (long long)k);
+        if (!finite_in(what, z, -DBL_MAX, why, nwhy)) return 0;
+        if (z <= zlast) {
+            snprintf(why, nwhy, "interface height z_if[%lld] = %.17g, not above z_if[%lld] = "
+                     "%.17g (the file is forged or corrupt)", (long long)k, z, (long long)k - 1,
+                     zlast);
+            return 0;
+        }
+    }
+    p += 8 * ((size_t)h->nlev + 1);
+    for (int64_t s = 0; s < h->nprobe; s++) {
+        memcpy(&z, p + 8 * s, 8);
+        snprintf(what, sizeof what, "probe history value %lld", (long long)s);
+        if (!finite_in(what, z, -DBL_MAX, why, nwhy)) return 0;
+    }
+    p += 8 * (size_t)h->nprobe;
+    return check_config_text(p, (size_t)h->config_bytes, why, nwhy);
+}
+
 /* Parses and checks a header region of H bytes (every rank, same bytes). */
 static int parse_header(const char *buf, uint64_t H, uint64_t fsize,
                         gale_ckpt_t *ck, char *why, size_t nwhy)
@@ -396,8 +542,7 @@ static int parse_header(const char *buf, uint64_t H, uint64_t fsize,
     const uint64_t var = sizeof h + 8 * ((uint64_t)h.nlev + 1 + (uint64_t)h.nprobe) +
                          (uint64_t)h.config_bytes + 8;
     if (h.nlev < 1 || h.nlev > 100000 || h.nprobe < 0 || h.nprobe > 100000001 ||
-        h.config_bytes < 1 || var > H || h.nfield < 1 || h.nfield > GALE_CKPT_MAXFIELDS ||
-        h.mesh_n < 1) {
+        h.config_bytes < 1 || var > H || h.nfield < 1 || h.nfield > GALE_CKPT_MAXFIELDS) {
         snprintf(why, nwhy, "inconsistent header (levels %lld, probe %lld, config %lld bytes, "
                  "%lld fields)", (long long)h.nlev, (long long)h.nprobe,
                  (long long)h.config_bytes, (long long)h.nfield);
@@ -418,6 +563,7 @@ static int parse_header(const char *buf, uint64_t H, uint64_t fsize,
                  (unsigned long long)(off + TRAILER_BYTES), (unsigned long long)fsize);
         return 0;
     }
+    if (!check_values(&h, buf, why, nwhy)) return 0;
     const char *p = buf + sizeof h;
     memset(ck, 0, sizeof *ck);
     ck->version = (int)h.version;
@@ -460,16 +606,34 @@ static int parse_header(const char *buf, uint64_t H, uint64_t fsize,
 static char *check_file(const char *path, uint64_t *Hout, uint64_t *fsize, char *why, size_t nwhy)
 {
     char *buf = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(why, nwhy, "cannot open it: %s", strerror(errno));
-        return NULL;
-    }
     struct stat sb;
     head_t h;
     trailer_t t;
-    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        snprintf(why, nwhy, "not a regular file");
+    /* the type before the open: opening a pipe blocks until a writer comes
+     * (every rank then waits for ever), a device's open may act */
+    if (stat(path, &sb) != 0) {
+        snprintf(why, nwhy, "cannot open it: %s", strerror(errno));
+        return NULL;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        snprintf(why, nwhy, "not a regular file (%s)", gale_file_kind(sb.st_mode));
+        return NULL;
+    }
+    /* O_NONBLOCK and fstat: a file swapped for a pipe after the stat
+     * neither blocks nor passes */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        snprintf(why, nwhy, "cannot open it: %s", strerror(errno));
+        if (fd >= 0) close(fd);
+        return NULL;
+    }
+    if (fstat(fd, &sb) != 0) {
+        snprintf(why, nwhy, "cannot stat it: %s", strerror(errno));
+        goto fail;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        snprintf(why, nwhy, "not a regular file (%s)", gale_file_kind(sb.st_mode));
         goto fail;
     }
     *fsize = (uint64_t)sb.st_size;
@@ -556,6 +720,36 @@ fail:
     return NULL;
 }
 
+/* Rank 0's part: the file's checks and its header parsed into ck. Returns
+ * the header region (allocated) and its size in meta[0] (0: bad, why set),
+ * the file's size in meta[1]. */
+static char *read_header0(const char *path, gale_ckpt_t *ck, uint64_t meta[2], char *why,
+                          size_t nwhy)
+{
+    char *buf = check_file(path, &meta[0], &meta[1], why, nwhy);
+    if (buf && !parse_header(buf, meta[0], meta[1], ck, why, nwhy)) {
+        free(buf);
+        buf = NULL;
+    }
+    if (!buf) meta[0] = 0;
+    return buf;
+}
+
+int gale_ckpt_check_header(const char *path, gale_ckpt_t *ck)
+{
+    memset(ck, 0, sizeof *ck);
+    char why[512] = "";
+    uint64_t meta[2] = {0, 0};
+    char *buf = read_header0(path, ck, meta, why, sizeof why);
+    const int ok = buf != NULL;
+    free(buf);
+    if (!ok) {
+        gale_ckpt_free(ck);
+        GALE_ERROR(GALE_ERR_INPUT, "restart file '%s': %s", path, why[0] ? why : "unreadable");
+    }
+    return GALE_OK;
+}
+
 int gale_ckpt_read_header(const char *path, gale_ckpt_t *ck, MPI_Comm comm)
 {
     int rank;
@@ -564,10 +758,9 @@ int gale_ckpt_read_header(const char *path, gale_ckpt_t *ck, MPI_Comm comm)
     char why[512] = "";
     uint64_t meta[2] = {0, 0}; /* header bytes (0: bad), file size */
     char *buf = NULL;
-    if (rank == 0) {
-        buf = check_file(path, &meta[0], &meta[1], why, sizeof why);
-        if (!buf) meta[0] = 0;
-    }
+    /* rank 0 alone touches the file and judges it; the others parse the
+     * same bytes after it has accepted them */
+    if (rank == 0) buf = read_header0(path, ck, meta, why, sizeof why);
     GALE_MPI(MPI_Bcast(meta, 2, MPI_UINT64_T, 0, comm));
     GALE_MPI(MPI_Bcast(why, (int)sizeof why, MPI_CHAR, 0, comm));
     int ok = meta[0] > 0;
@@ -579,7 +772,7 @@ int gale_ckpt_read_header(const char *path, gale_ckpt_t *ck, MPI_Comm comm)
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm));
     if (all) {
         GALE_MPI(MPI_Bcast(buf, (int)meta[0], MPI_BYTE, 0, comm));
-        ok = parse_header(buf, meta[0], meta[1], ck, why, sizeof why);
+        if (rank != 0) ok = parse_header(buf, meta[0], meta[1], ck, why, sizeof why);
         all = ok; /* same bytes everywhere: the same verdict, bar memory */
         GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm));
     } else if (!why[0]) {

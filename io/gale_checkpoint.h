@@ -81,12 +81,19 @@ typedef struct {
 int gale_ckpt_write(const char *path, gale_ckpt_t *ck, MPI_Comm comm, MPI_Info info,
                     gale_ckpt_stats_t *st);
 
-/* Collective. Rank 0 reads and checks the header and the trailer (magic,
- * version, byte order, header hash, file size, trailer) and every rank gets
- * the result: the header values in ck (z_if, probe and config allocated:
- * gale_ckpt_free). A bad file is GALE_ERR_INPUT on every rank with one
- * message naming the file and the problem. */
+/* Collective. Rank 0 reads and checks the header and the trailer (a regular
+ * file, looked at before it is opened; magic, version, byte order, header
+ * hash, file size, trailer; then the values: step, time, energies, maxima,
+ * extrusion method, levels, probe history, and the stored configuration's
+ * lines, each key once) and every rank gets the result: the header values in
+ * ck (z_if, probe and config allocated: gale_ckpt_free). A bad file is
+ * GALE_ERR_INPUT on every rank with one message naming the file and the
+ * problem. */
 int gale_ckpt_read_header(const char *path, gale_ckpt_t *ck, MPI_Comm comm);
+
+/* Serial, no MPI: the same checks and result for one process (the fuzz
+ * driver tests/nml_check.c, which forks per case). */
+int gale_ckpt_check_header(const char *path, gale_ckpt_t *ck);
 
 /* Collective. After gale_ckpt_read_header and after the caller has set the
  * local views (nlocal, nowned, gid, data, stride) of the fields it wants

@@ -15,6 +15,10 @@
  * as the global attribute "configuration". docs/output.md lists the contents.
  * Calls HDF5: not while an asynchronous writer lives (use gale_writer_exec). */
 int gale_io_write_mesh(const gale_cs_t *cs, const char *path, const char *config_text);
+/* The final names the writer makes in [io] dir, as gale_dir_prepare's
+ * patterns ('#': digits): one file per output time (shared, per rank, per
+ * group), its XDMF index, the mesh. NULL-terminated. */
+extern const char *const gale_io_output_names[];
 /* "HDF5 1.10.8" etc. Calls HDF5, as above. */
 void gale_io_version(char *buf, size_t n);
 

@@ -57,6 +57,9 @@ typedef struct {
 
 const char *gale_iob_pattern_name(int pattern);
 const char *gale_iob_api_name(int api);
+/* The benchmark's files in its directory, as gale_dir_prepare's patterns
+ * ('#': digits; per rank or shared, per API). NULL-terminated. */
+extern const char *const gale_iob_file_names[];
 int gale_iob_pattern_parse(const char *s); /* -1 if unknown */
 int gale_iob_api_parse(const char *s);
 

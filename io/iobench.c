@@ -25,6 +25,11 @@
 
 static const char *const pattern_names[] = {"fpp", "shared", "aggregated"};
 static const char *const api_names[] = {"posix", "mpiio", "hdf5", "netcdf"};
+/* as setup() below names them: iobench.<api>.<rank|shared>.<ext> */
+const char *const gale_iob_file_names[] = {
+    "iobench.posix.#.dat", "iobench.mpiio.#.dat", "iobench.hdf5.#.h5", "iobench.netcdf.#.nc",
+    "iobench.posix.shared.dat", "iobench.mpiio.shared.dat", "iobench.hdf5.shared.h5",
+    "iobench.netcdf.shared.nc", NULL};
 
 const char *gale_iob_pattern_name(int p) { return p >= 0 && p < GALE_IOB_NPATTERN ? pattern_names[p] : "?"; }
 const char *gale_iob_api_name(int a) { return a >= 0 && a < GALE_IOB_NAPI ? api_names[a] : "?"; }

@@ -79,6 +79,21 @@ int gale_h5_error(const char *call, const char *file, int line, const char *func
     if (m.n == 0)
         return gale_error_raise(GALE_ERR_IO, file, line, func, "%.*s failed (no HDF5 message)",
                                 len, p);
+    /* the file drivers' record ("file write failed: time = ..., filename =
+     * ..., errno = 28, error message = 'No space left on device', buf =
+     * ...") shortened to its file and errno's text */
+    const char *fn = strstr(m.bottom, "name = '"), *em = strstr(m.bottom, "error message = '");
+    if (em) {
+        char cause[sizeof m.bottom];
+        int k = snprintf(cause, sizeof cause, "%.*s", (int)strcspn(m.bottom, ":"), m.bottom);
+        if (fn)
+            k += snprintf(cause + k, sizeof cause - (size_t)k, " '%.*s'", (int)strcspn(fn + 8, "'"),
+                          fn + 8);
+        if (k < (int)sizeof cause)
+            snprintf(cause + k, sizeof cause - (size_t)k, ": %.*s", (int)strcspn(em + 17, "'"),
+                     em + 17);
+        memcpy(m.bottom, cause, sizeof cause);
+    }
     if (m.n == 1 || strcmp(m.top, m.bottom) == 0)
         return gale_error_raise(GALE_ERR_IO, file, line, func, "%.*s failed: %s", len, p, m.top);
     return gale_error_raise(GALE_ERR_IO, file, line, func, "%.*s failed: %s: %s", len, p, m.top,
@@ -201,10 +216,10 @@ done:
     return st;
 }
 
-/* Closes every object and the file; returns the first failure. */
-static int close_all(gale_nc4_t *f)
+/* Closes every object and the file; returns the first failure, reported
+ * only when st (the status so far) is GALE_OK. */
+static int close_all(gale_nc4_t *f, int st)
 {
-    int st = GALE_OK;
     for (int v = 0; v < f->nvars; v++) GALE_H5_CLOSE(H5Dclose, f->vars[v].dset);
     for (int d = 0; d < f->ndims; d++) {
         if (f->dims[d].coord < 0) GALE_H5_CLOSE(H5Dclose, f->dims[d].scale);
@@ -237,8 +252,9 @@ void gale_nc4_abort(gale_nc4_t **fp)
     gale_nc4_t *f = *fp;
     if (!f) return;
     /* Already failing: the first error has been reported; what matters now
-     * is that the temporary file goes. H5F_CLOSE_STRONG closes the rest. */
-    if (f->file >= 0) H5Fclose(f->file);
+     * is that the temporary file goes. Every object is closed by its own
+     * call, quietly. */
+    H5E_BEGIN_TRY { (void)close_all(f, GALE_ERR_IO); } H5E_END_TRY;
     if (f->tmp && (!f->par || f->rank == 0)) remove(f->tmp);
     free_file(f); /* a failure there is reported; the first one is the caller's */
     *fp = NULL;
@@ -248,12 +264,13 @@ int gale_nc4_commit(gale_nc4_t **fp)
 {
     gale_nc4_t *f = *fp;
     int st = GALE_OK, fd = -1;
+    char why[8400];
     /* Flush and close even after a failed flush: both are collective on a
      * parallel file, and every rank must make the same calls. The flush of
      * an MPI-IO file is an MPI_File_sync of every rank's data. */
     if (H5Fflush(f->file, H5F_SCOPE_GLOBAL) < 0)
         st = gale_h5_error("H5Fflush", __FILE__, __LINE__, __func__);
-    int st2 = close_all(f);
+    int st2 = close_all(f, GALE_OK);
     if (st == GALE_OK) st = st2;
     if (f->par) {
         /* One rank names the file complete, and only if every rank's part is. */
@@ -270,9 +287,8 @@ int gale_nc4_commit(gale_nc4_t **fp)
         if ((fd = open(f->tmp, O_RDONLY)) < 0 || fsync(fd) != 0)
             st = gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__, "fsync %s: %s",
                                   f->tmp, strerror(errno));
-        else if (rename(f->tmp, f->path) != 0)
-            st = gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__,
-                                  "rename %s -> %s: %s", f->tmp, f->path, strerror(errno));
+        else if (gale_file_publish(f->tmp, f->path, why, sizeof why) != 0)
+            st = gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__, "%s", why);
     }
     if (f->par) {
         int bad = st != GALE_OK;

@@ -325,14 +325,10 @@ int gale_outfile_xdmf(const char *xmf_path, const char *nc_name, const char *mes
         fprintf(x, "    </Grid>\n");
     }
     fprintf(x, "  </Domain>\n</Xdmf>\n");
-    int bad = ferror(x);
-    long size = ftell(x);
-    bad |= fflush(x) != 0 || fsync(fileno(x)) != 0;
-    if (fclose(x) != 0 || bad || rename(tmp, xmf_path) != 0) {
-        int e = errno;
-        remove(tmp);
-        GALE_ERROR(GALE_ERR_IO, "cannot write %s: %s", xmf_path, strerror(e));
-    }
+    const long size = ftell(x);
+    char why[8600];
+    if (gale_file_finish(x, tmp, xmf_path, why, sizeof why) != 0)
+        GALE_ERROR(GALE_ERR_IO, "%s", why);
     *bytes += size;
     return GALE_OK;
 }

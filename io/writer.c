@@ -37,6 +37,10 @@
 
 enum { P_BEGIN, P_DATA, P_END };
 
+/* as on_begin, the XDMF index and the mesh file below name them */
+const char *const gale_io_output_names[] = {"gale_#.nc", "gale_#_r#.nc", "gale_#_g#.nc",
+                                            "gale_#.xmf", "mesh.nc", NULL};
+
 /* One piece: BEGIN carries the output time and its variable list (owned by
  * the piece until the writer takes it), DATA rows [row0, row0 + nrows) of
  * variable var at offset off in the ring; span is the ring space it holds

@@ -35,16 +35,19 @@ gale, ncdump, mpiexec, work, case, args = (sys.argv[1], sys.argv[2], sys.argv[3]
 FIELDS = "u,w,b,p,energy_density,b_level5@2,w_level3@200s,p_colint@3,p_level0"
 
 
-def run(tag, *overrides, env=None, expect_ok=True, prepare=None):
+def run(tag, *overrides, env=None, expect_ok=True, prepare=None, rank1_env=""):
     """Runs the default case (12 steps) on 2 ranks; returns (result, report,
-    out dir). prepare(out) runs first."""
+    out dir). prepare(out) runs first; rank1_env ("NAME=VALUE") is set on
+    rank 1 alone (the launcher's rank variable, as ranks.py reads it)."""
     d = os.path.join(work, tag)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     out, report = os.path.join(d, "out"), os.path.join(d, "report.json")
     if prepare:
         prepare(out)
-    cmd = [mpiexec, "-n", "2", gale, "run", os.path.join(os.path.dirname(__file__), "..",
+    one = ['sh', '-c', 'case ${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-${SLURM_PROCID:-0}}} in 1) '
+           f'export {rank1_env};; esac; exec "$@"', 'sh'] if rank1_env else []
+    cmd = [mpiexec, "-n", "2", *one, gale, "run", os.path.join(os.path.dirname(__file__), "..",
                                                           "configs", "default.ini"),
            "--timestepping.steps=12", "--logging.progress_every=0", f"--io.dir={out}",
            f"--diagnostics.fields={FIELDS}", "--diagnostics.period=6", "--report", report,
@@ -272,19 +275,31 @@ def case_enospc_continue():
     assert sorted(os.listdir(out)) == ["gale_000002.nc"], os.listdir(out)
 
 
+
+
+
+
+
+
+
+
+
+
+
+
 def case_rank_fails():
-    # rank 1's file at step 4 cannot be created: its temporary name is taken
-    # by a directory that is not empty (a real failure inside HDF5, on one rank)
-    blocker = "gale_000004_r00001.nc.tmp"
+    # rank 1's first write fails as a full disk would (a failure on one rank
+    # only, in its first file, step 2's; rank 0's file of that step is whole)
     r, _, out = run("rank_fails", "--io.mode=per_rank", expect_ok=False,
-                    prepare=lambda out: os.makedirs(os.path.join(out, blocker, "x")))
+                    rank1_env="GALE_IO_FAULT=enospc@1")
     # every rank agreed: one collective message from rank 0, status 9 (GALE_ERR_OUTPUT)
     assert r.returncode == 9, (r.returncode, r.stdout + r.stderr)
-    assert "gale_000004_r00001.nc was not written" in r.stderr, r.stderr
+    assert "gale_000002_r00001.nc was not written" in r.stderr, r.stderr
+    assert "[rank 0]" not in r.stderr.split("gale: error: output failed")[0], r.stderr
     assert r.stderr.count("gale: error: output failed") == 1, r.stderr
-    assert not os.path.exists(os.path.join(out, "gale_000004_r00001.nc"))
-    left = [f for f in leftovers(out) if not f.endswith(blocker)]
-    assert not left, left
+    assert not os.path.exists(os.path.join(out, "gale_000002_r00001.nc"))
+    assert os.path.exists(os.path.join(out, "gale_000002_r00000.nc"))
+    assert not leftovers(out), leftovers(out)
 
 
 def case_bad_dir():

@@ -13,7 +13,10 @@ usage: check_restart.py MPIEXEC GALE WORKDIR MODE ARGS...
                        every rank with exit 2, one message naming the file
                        and the problem, within the timeout (an older format
                        version and a text without the keys that define the
-                       experiment are made with tools/gale_ckpt.py)
+                       experiment are made with tools/gale_ckpt.py, as are
+                       forged_*: an impossible header value, the checksums
+                       made consistent again; fifo, directory: not a regular
+                       file, refused before an open that would block)
   same_step IOMODE     output, a checkpoint and the last step on one step
                        ([io] mode IOMODE); its restart continues bit for bit
   hang N [LIMIT]       N runs of output + checkpoint on one step, 2 ranks x
@@ -27,6 +30,7 @@ import json
 import os
 import shutil
 import struct
+import subprocess
 import sys
 
 import ranks
@@ -116,6 +120,23 @@ elif mode == "restart":
 
 elif mode == "refuse":
     kind = args[0]
+    # forged: (struct format, offset, value) or ("config", edit), and what
+    # the message must say; dt = 100 s, the file is at step 4
+    S = gale_ckpt.OFF_STATE
+    FORGED = {
+        "forged_step": (("<q", gale_ckpt.OFF_RUN, -1), "step = -1: outside 0.."),
+        "forged_time_nan": (("<d", S, float("nan")), "time = nan: not a finite number"),
+        "forged_time_inf": (("<d", S, float("inf")), "time = inf: not a finite number"),
+        "forged_time": (("<d", S, 401.0), "time = 401 s at step = 4, but 4 steps of dt = 100 s "
+                        "end at 400 s"),
+        "forged_energy0_nan": (("<d", S + 8, float("nan")), "energy0 = nan: not a finite number"),
+        "forged_energy_inf": (("<d", S + 16, float("-inf")), "energy = -inf: not a finite number"),
+        "forged_ext_method": (("<q", gale_ckpt.OFF_MESH + 16, 99),
+                              "extrusion method = 99: not one of gale's"),
+        "forged_duplicate_key": (
+            ("config", lambda t: t.replace("[mesh]\n", "[mesh]\nname = C8\n", 1)),
+            "stored configuration, line 4: [mesh] name: duplicate key (first set on line 3)"),
+    }
     base = ckpt(2, 4)
     d = os.path.join(work, "refuse")
     os.makedirs(d, exist_ok=True)
@@ -157,6 +178,19 @@ elif mode == "refuse":
             fail(f"{base} records no [dynamics] section")
         open(bad, "wb").write(ck.rewritten(config="\n".join(lines)))
         want = "does not record [dynamics] mass_matrix, "
+    elif kind in ("fifo", "directory"):  # refused by type, before an open that would block
+        if os.path.lexists(bad):
+            shutil.rmtree(bad) if os.path.isdir(bad) else os.remove(bad)
+        os.mkfifo(bad) if kind == "fifo" else os.mkdir(bad)
+        want = "not a regular file (%s)" % ("a pipe" if kind == "fifo" else "a directory")
+    elif kind in FORGED:  # an impossible value, the checksums made consistent again
+        what, want = FORGED[kind]
+        b = bytearray(data)
+        if what[0] == "config":
+            b = bytearray(ck.rewritten(config=what[1](ck.config)))
+        else:
+            struct.pack_into(what[0], b, what[1], what[2])
+        open(bad, "wb").write(gale_ckpt.Checkpoint(bytes(b), bad).rewritten())
     elif kind == "not_checkpoint":
         open(bad, "w").write("[mesh]\nname = C12\n")
         want = "not a gale checkpoint"
@@ -181,7 +215,10 @@ elif mode == "refuse":
         want = "beyond [timestepping] steps = 2"
     else:
         fail(f"unknown kind {kind}")
-    r, codes = run(2, extra + ["--restart", bad])
+    try:
+        r, codes = run(2, extra + ["--restart", bad])
+    except subprocess.TimeoutExpired:
+        fail(f"{kind}: gale did not end within {TIMEOUT} s (a hang)")
     errs = [l for l in r.stderr.splitlines() if l.startswith("gale: error")]
     if codes != {0: 2, 1: 2}:
         fail(f"{kind}: expected exit 2 on both ranks, got {codes} (mpiexec {r.returncode})", r)

@@ -108,7 +108,7 @@ set_tests_properties(deep_numbers PROPERTIES LABELS "regression;mpi" TIMEOUT 500
 # bit-identical over threads, overlap and redundant computation, either
 # operator over bicgstab + multigrid (every level's shells); rank counts 1-6
 # are mixed_lfric_reproducible's (configs/lfric_gravity_wave.nml is deep) and
-# deep_numbers' (LFRic's example on 2 and 3 ranks)
+# deep_numbers' (LFRic's example on 1 and 2 ranks)
 gale_case(deep_consistent_checksums_reproducible "regression;mpi" same
   --variant "np=1" --variant "np=2 threads=2 --halo.overlap=false"
   --variant "np=3 --halo.redundant_computation=true --halo.depth=2"
@@ -226,7 +226,7 @@ gale_case(nml_setup_fails "bad-input" run --rc 2
   --count-stderr "^gale: error" 1
   -- ${PROJECT_SOURCE_DIR}/configs/lfric_gungho.nml --initial.case=gravity_wave)
 gale_case(bad_option "bad-input" run --rc 2 --stderr "unknown option '--bogus'" -- --bogus)
-gale_case(bad_report_path "bad-input;mpi" run --np 2 --rc 2 --stderr "cannot write the report '/nonexistent/r.json'"
+gale_case(bad_report_path "bad-input;mpi" run --np 2 --rc 2 --stderr "--report: cannot write '/nonexistent/r.json'"
   -- ${DEFAULT_INI} --report /nonexistent/r.json)
 gale_case(bad_ranks "bad-input;mpi" run --np 7 --rc 2 --stderr "panel"
   -- ${DEFAULT_INI} --mesh.name=C2 --partitioning.method=panel --solver.preconditioner=tridiagonal)

@@ -38,3 +38,11 @@ add_test(NAME output_full_disk
                  ${GALE_EXE} ${GALE_OUTPUT_WORK})
 set_tests_properties(output_full_disk PROPERTIES LABELS mpi TIMEOUT 400 PROCESSORS 2
                      SKIP_RETURN_CODE 77)
+
+# every path a run writes checked before any work; no final name that is not
+# a regular file replaced; temporaries of a killed run removed and named;
+# a full disk named as the cause (docs/output.md, "Files and final names")
+add_test(NAME output_paths
+         COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_paths.py ${GALE_MPIEXEC}
+                 ${GALE_EXE} ${CMAKE_CURRENT_BINARY_DIR}/paths)
+set_tests_properties(output_paths PROPERTIES LABELS "mpi;bad-input;io;sanitize" TIMEOUT 300 PROCESSORS 2)

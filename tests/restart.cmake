@@ -26,8 +26,12 @@ add_test(NAME restart_bad_dir COMMAND ${GALE_RESTART_CMD} bad_dir)
 set_tests_properties(restart_atomic_fault restart_bad_dir PROPERTIES
                      LABELS "mpi;bad-input" PROCESSORS 2 TIMEOUT 120)
 
+# fifo, directory: refused by type before an open (a pipe blocked every rank);
+# forged_*: impossible header values with consistent checksums (issue 40)
 foreach(kind truncated corrupt corrupt_header wrong_version older_version unrecorded_key
-             not_checkpoint missing wrong_mesh wrong_dt wrong_operator beyond_steps)
+             not_checkpoint missing wrong_mesh wrong_dt wrong_operator beyond_steps
+             fifo directory forged_step forged_time_nan forged_time_inf forged_time
+             forged_energy0_nan forged_energy_inf forged_ext_method forged_duplicate_key)
   add_test(NAME restart_refuse_${kind} COMMAND ${GALE_RESTART_CMD} refuse ${kind})
   set_tests_properties(restart_refuse_${kind} PROPERTIES FIXTURES_REQUIRED restart_np2
                        LABELS "mpi;bad-input" PROCESSORS 2 TIMEOUT 120)

@@ -58,6 +58,17 @@ static int parse_captured(int fd, gale_config_t *cfg, const char *path, int no, 
     return st;
 }
 
+/* a and b hold the same values (where each was set from aside) */
+static int same_values(const gale_config_t *a, const gale_config_t *b)
+{
+    static gale_config_t x, y;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    memset(x.origin, 0, sizeof x.origin);
+    memset(y.origin, 0, sizeof y.origin);
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+
 static int lines(const char *s)
 {
     int n = 0;
@@ -146,7 +157,7 @@ static void test_defaults(void)
         int st = parse_captured(2, &d, NULL, 1, ov);
         CHECK(st == GALE_OK, "default of [%s] %s does not parse: %s", gale_keys[i].section,
               gale_keys[i].key, out);
-        CHECK(memcmp(&c, &d, sizeof c) == 0, "[%s] %s: default differs", gale_keys[i].section,
+        CHECK(same_values(&c, &d), "[%s] %s: default differs", gale_keys[i].section,
               gale_keys[i].key);
     }
     /* parse without a file or overrides is the defaults */
@@ -235,12 +246,12 @@ static void test_types(void)
           "mixed prec_only with a diagonal [solver]");
     /* [mixed_solver] at both ends of its ranges */
     char *mx_lo[] = {"mixed_solver.gcrk=1", "mixed_solver.max_iterations=1",
-                     "mixed_solver.tolerance=0", "mixed_solver.abs_tolerance=0"},
+                     "mixed_solver.tolerance=0", "mixed_solver.abs_tolerance=1e-300"},
          *mx_hi[] = {"mixed_solver.gcrk=10", "mixed_solver.max_iterations=1000",
                      "mixed_solver.tolerance=1", "mixed_solver.abs_tolerance=1e300"};
     CHECK_OK(gale_config_parse(&c, NULL, 4, mx_lo));
     CHECK(c.mixed_solver.gcrk == 1 && c.mixed_solver.max_iterations == 1 &&
-              c.mixed_solver.tolerance == 0.0 && c.mixed_solver.abs_tolerance == 0.0,
+              c.mixed_solver.tolerance == 0.0 && c.mixed_solver.abs_tolerance == 1e-300,
           "mixed_solver range starts");
     CHECK_OK(gale_config_parse(&c, NULL, 4, mx_hi));
     CHECK(c.mixed_solver.gcrk == 10 && c.mixed_solver.max_iterations == 1000 &&
@@ -382,6 +393,27 @@ static const bad_t bad_cases[] = {
     {NULL, "--solver", {"command line: --solver: expected --section.key=value"}},
     {NULL, "--solver=cg", {"expected --section.key=value"}},
     {NULL, "--timestepping.alpha=2", {"command line: --timestepping.alpha=2: out of range [0.5, 1]"}},
+    /* issue 40: underflow and overflow, a relative tolerance of 0 alone, the
+     * output's fields and ring, checked as the configuration is read and
+     * naming where each value came from */
+    {"[initial]\nperturbation = 1e-400\n", NULL,
+     {"bad.ini:2: [initial] perturbation = '1e-400': underflows"}},
+    {NULL, "--initial.amplitude=4.9e-324", {"command line: --initial.amplitude=4.9e-324: underflows"}},
+    {NULL, "--timestepping.dt=1e400", {"--timestepping.dt=1e400: overflows"}},
+    {"[solver]\ntolerance = 0\n", NULL,
+     {"bad.ini:2: [solver] tolerance = 0 with [solver] abs_tolerance = 0: a relative tolerance of 0 "
+      "is never met without an absolute one"}},
+    {NULL, "--mixed_solver.tolerance=0",
+     {"command line: [mixed_solver] tolerance = 0 with [mixed_solver] abs_tolerance = 0"}},
+    {NULL, "--planet.gravity=0", {"--planet.gravity=0: out of range (0, inf)"}},
+    {"[diagnostics]\nfields = p@nanh\n", NULL,
+     {"bad.ini:2: [diagnostics] fields = \"p@nanh\": bad period '@nanh' of 'p'"}},
+    {NULL, "--diagnostics.fields=p@1e-400h", {"bad period '@1e-400h' of 'p'"}},
+    {NULL, "--diagnostics.fields=p,theta",
+     {"command line: [diagnostics] fields = \"p,theta\": unknown field 'theta' (valid: u, w, b, p,"}},
+    {"[io]\nbuffers = 1024\n", "--io.buffer_mib=1048576",
+     {"bad.ini:2: [io] buffers = 1024 with command line: [io] buffer_mib = 1048576: an output ring "
+      "of 1073741824 MiB per rank; buffers x buffer_mib is at most 1048576 MiB (1 TiB)"}},
     /* a good file does not excuse a bad override */
     {"[solver]\nmethod = gcr\n", "--halo.depth=4", {"--halo.depth=4: out of range [1, 3]"}},
 };
@@ -402,6 +434,27 @@ static void test_bad_input(void)
             CHECK(strstr(out, b->want[w]), "case %zu: message lacks \"%s\":\n%s", i, b->want[w], out);
         CHECK(memcmp(&c, &keep, sizeof c) == 0, "case %zu: cfg changed on failure", i);
     }
+
+    /* an override without its leading --, taken for a file name */
+    int st0 = parse_captured(2, &c, "mesh.name=C4", 0, NULL);
+    CHECK(st0 == GALE_ERR_INPUT && lines(out) == 1 && strstr(out, "'mesh.name=C4'") &&
+              strstr(out, "did you mean --mesh.name=C4?"),
+          "mesh.name=C4 as a file: %d\n%s", st0, out);
+    /* zero in any spelling is not an underflow; a UTF-8 byte-order mark is skipped */
+    char *zeros[] = {"--initial.dtheta=-0", "--initial.amplitude=0e5", "--transport.u0=0.0"};
+    CHECK_OK(gale_config_parse(&c, NULL, 3, zeros));
+    CHECK(c.initial.dtheta == 0 && c.initial.amplitude == 0 && c.transport.u0 == 0, "zeros");
+    static const char bom_ini[] = "\xEF\xBB\xBF[mesh]\nname = C12\n",
+                      bom_nml[] = "\xEF\xBB\xBF&base_mesh prime_mesh_name = 'C12' /\n";
+    st0 = parse_captured(1, &c, put_bytes("bom.ini", bom_ini, sizeof bom_ini - 1), 0, NULL);
+    CHECK(st0 == GALE_OK && c.mesh.n == 12, "byte-order mark, INI: %d\n%s", st0, out);
+    st0 = parse_captured(1, &c, put_bytes("bom.nml", bom_nml, sizeof bom_nml - 1), 0, NULL);
+    CHECK(st0 == GALE_OK && c.mesh.n == 12, "byte-order mark, namelist: %d\n%s", st0, out);
+    /* where a key was set: the INI file's line */
+    char at[GALE_STR + GALE_ORIGIN];
+    CHECK_OK(gale_config_parse(&c, put_file("at.ini", "# x\n[solver]\n\nmethod = gcr\n"), 0, NULL));
+    gale_config_origin(&c, "solver", "method", at, sizeof at);
+    CHECK(strstr(at, "at.ini:4: [solver] method = gcr"), "origin in an INI file: %s", at);
 
     /* missing file, and a directory instead of a file */
     int st = parse_captured(2, &c, "nofile.ini", 0, NULL);
@@ -456,7 +509,7 @@ static void round_trip(const gale_config_t *c, const char *what)
     memcpy(&a, c, sizeof a);
     memset(a.source, 0, sizeof a.source);
     memset(back.source, 0, sizeof back.source);
-    CHECK(memcmp(&a, &back, sizeof a) == 0, "%s: dump does not round-trip:\n%s", what, buf);
+    CHECK(same_values(&a, &back), "%s: dump does not round-trip:\n%s", what, buf);
 }
 
 static void test_dump(void)
@@ -478,7 +531,7 @@ static void test_dump(void)
     CHECK_OK(gale_config_parse(&c, GALE_TEST_DATA "/good.ini", 0, NULL));
     round_trip(&c, "good.ini");
     /* reals that need all 17 digits, tiny and negative */
-    char *ov[] = {"initial.dtheta=0.30000000000000004", "initial.amplitude=4.9406564584124654e-324",
+    char *ov[] = {"initial.dtheta=0.30000000000000004", "initial.amplitude=2.2250738585072014e-308",
                   "initial.centre_lon=-123.456789012345678", "solver.abs_tolerance=1.7976931348623157e308"};
     CHECK_OK(gale_config_parse(&c, NULL, 4, ov));
     round_trip(&c, "17 digits");
@@ -1001,13 +1054,31 @@ static const struct { const char *text, *want[2]; } bad_nml[] = {
       "(line 1) names C2: make them agree"}},
     {"&base_mesh prime_mesh_name = 'C4' /\n&multigrid\n multigrid_chain_nitems = 16\n/\n",
      {"bad.nml:3: &multigrid multigrid_chain_nitems = 16: mesh C4 allows at most 3 levels"}},
+    /* issue 40: every value's syntax, whatever its key (also one gale does
+     * not use); numbers that underflow or overflow */
+    {"&transport\n min_val_method= = 1\n/\n",
+     {"bad.nml:2: &transport min_val_method = '=': not a value"}},
+    {"&transport enforce_min_value= -1*5 /\n",
+     {"bad.nml:1: &transport enforce_min_value = '-1*5': a repeat count r*value needs r an "
+      "unsigned integer"}},
+    {"&io\n write_diag= 1.0q3\n/\n", {"bad.nml:2: &io write_diag = '1.0q3': not a number"}},
+    {"&transport\n min_val_method = abc'\n/\n",
+     {"bad.nml:2: &transport min_val_method = 'abc'': unbalanced quote"}},
+    {"&transport\n min_val_method = 2*'abc\n/\n", {"bad.nml:2: &transport min_val_method = "
+                                                    "'2*'abc': unbalanced quote '"}},
+    {"&transport min_value = 2*1.0, 0*2.0 /\n",
+     {"bad.nml:1: &transport min_value = '0*2.0': a repeat count r* needs r >= 1"}},
+    {"&mixed_solver si_tolerance = 1.0d-400 /\n",
+     {"bad.nml:1: &mixed_solver si_tolerance = '1.0d-400': underflows"}},
+    {"&transport min_value = 1.0D-310 /\n", {"min_value = '1.0D-310': underflows"}},
+    {"&mixed_solver si_tolerance = 1.0d400 /\n", {"si_tolerance = '1.0d400': overflows"}},
     /* a relative tolerance of 0 alone is never met */
     {"&helmholtz_solver\n si_pressure_tolerance = 0\n/\n",
-     {"bad.nml:2: &helmholtz_solver si_pressure_tolerance = '0': a relative tolerance of 0 can "
-      "never be met without an absolute one (si_pressure_a_tol)"}},
+     {"bad.nml:2: &helmholtz_solver si_pressure_tolerance = 0 with [solver] abs_tolerance = 0: a "
+      "relative tolerance of 0 is never met without an absolute one"}},
     {"&mixed_solver si_tolerance = 0.0d0 /\n",
-     {"bad.nml:1: &mixed_solver si_tolerance = '0.0d0': a relative tolerance of 0 can never be "
-      "met without an absolute one (mixed_solver_a_tol)"}},
+     {"bad.nml:1: &mixed_solver si_tolerance = 0.0d0 with [mixed_solver] abs_tolerance = 0: a "
+      "relative tolerance of 0 is never met without an absolute one"}},
     /* keys that change the equations or the test: gale's value or an error */
     {"&formulation\n shallow = .maybe.\n/\n",
      {"bad.nml:2: &formulation shallow = '.maybe.': not a logical (.true. or .false.)"}},
@@ -1339,7 +1410,7 @@ static void test_origin(void)
     CHECK(gale_config_origin(&c, "mesh", "name", buf, sizeof buf) == 1 &&
               strstr(buf, "origin.nml:6: &base_mesh prime_mesh_name = 'C12'"), "mesh: %s", buf);
     CHECK(gale_config_origin(&c, "dynamics", "shallow", buf, sizeof buf) == 0 &&
-              strcmp(buf, "[dynamics] shallow = true") == 0,
+              strcmp(buf, "command line: [dynamics] shallow = true") == 0,
           "shallow from the command line: %s", buf);
     CHECK(gale_config_origin(&c, "solver", "method", buf, sizeof buf) == 0 &&
               strcmp(buf, "[solver] method = cg") == 0, "a default: %s", buf);
@@ -1391,6 +1462,11 @@ static void test_namelist_errors(void)
           "CR in an INI file: %d\n%s", st, out);
     st = parse_captured(2, &c, put_file("crlf.ini", "[planet]\r\nradius = 2.0\r\n"), 0, NULL);
     CHECK(st == GALE_OK && c.planet.radius == 2.0, "CRLF in an INI file: %d\n%s", st, out);
+    /* Fortran's repeat counts and null values, doubled quotes and zeros read */
+    st = parse_captured(1, &c, put_file("fortran.nml", "&transport\n min_value = 3*, 2*1.0, 1, , 2\n"
+                                        " min_val_method = 'it''s', enforce_min_value = -0.0d0\n"
+                                        " dry_field_name = 2*\"a\"\n/\n"), 0, NULL);
+    CHECK(st == GALE_OK, "repeat counts, nulls, doubled quotes: %d\n%s", st, out);
     /* no fixed limit on the keys of a group: 70 <field>_ancil_path keys
      * read, and a duplicate past the 64th still found at its line */
     char many[8192];

@@ -284,30 +284,6 @@ static int64_t default_transfer(int pattern)
     return pattern == GALE_IOB_SHARED ? 64 << 10 : 4 << 20;
 }
 
-/* Rank 0 makes the directory (and parents); returns 1 if it created it. */
-static int make_dir(const char *dir, char *why, size_t n)
-{
-    struct stat sb;
-    if (stat(dir, &sb) == 0) {
-        if (!S_ISDIR(sb.st_mode)) snprintf(why, n, "exists and is not a directory");
-        else if (access(dir, W_OK | X_OK) != 0) snprintf(why, n, "not writable: %s", strerror(errno));
-        return 0;
-    }
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s", dir);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            mkdir(p, 0777);
-            *s = '/';
-        }
-    if (mkdir(p, 0777) != 0) {
-        snprintf(why, n, "cannot create it: %s", strerror(errno));
-        return 0;
-    }
-    return 1;
-}
-
 static void fmt_size(int64_t b, char *out, size_t n)
 {
     if (b % (1 << 30) == 0) snprintf(out, n, "%lldG", (long long)(b >> 30));
@@ -350,11 +326,10 @@ static const char *csv_header =
     "rank_write_MiB_s_mean,rank_write_MiB_s_max,read_s,read_MiB_s,rank_read_MiB_s_min,"
     "rank_read_MiB_s_mean,rank_read_MiB_s_max,verify_errors\n";
 
+
 static int write_outputs(const args_t *a, const row_t *rows, int nrows, int ranks, int nodes)
 {
-    char why[512] = "", path[PATH_MAX], tmp[PATH_MAX + 8];
-    make_dir(a->out, why, sizeof why);
-    if (why[0]) GALE_ERROR(GALE_ERR_IO, "--out '%s': %s", a->out, why);
+    char why[512] = "", path[PATH_MAX], tmp[PATH_MAX + 8]; /* --out checked before the run */
     /* CSV */
     snprintf(path, sizeof path, "%s/iobench.csv", a->out);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -374,8 +349,7 @@ static int write_outputs(const args_t *a, const row_t *rows, int nrows, int rank
                 r->read_rate, r->rank_read_rate.min, r->rank_read_rate.mean, r->rank_read_rate.max,
                 (long long)r->verify_errors);
     }
-    if (fclose(f) != 0 || rename(tmp, path) != 0)
-        GALE_ERROR(GALE_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+    if (gale_file_finish(f, tmp, path, why, sizeof why) != 0) GALE_ERROR(GALE_ERR_IO, "%s", why);
     /* JSON */
     snprintf(path, sizeof path, "%s/iobench.json", a->out);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -434,8 +408,7 @@ static int write_outputs(const args_t *a, const row_t *rows, int nrows, int rank
     }
     gale_json_end(&j, ']');
     gale_json_close(&j);
-    if (fclose(f) != 0 || rename(tmp, path) != 0)
-        GALE_ERROR(GALE_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+    if (gale_file_finish(f, tmp, path, why, sizeof why) != 0) GALE_ERROR(GALE_ERR_IO, "%s", why);
     gale_log(GALE_LOG_INFO, "results: %s/iobench.csv, %s/iobench.json", a->out, a->out);
     return GALE_OK;
 }
@@ -530,12 +503,21 @@ static int build_rows(const args_t *a, int ranks, row_t **out, int *nout)
 
 static int iobench(const args_t *a, MPI_Comm comm, int rank, int ranks)
 {
-    /* the directory: rank 0 makes it; a bad one is bad input */
-    char why[512] = "";
+    /* the directories, before the run: rank 0 makes them; a bad one, or a
+     * name the benchmark writes that is not a regular file, is bad input */
+    static const char *const results[] = {"iobench.csv", "iobench.json", NULL};
+    char why[PATH_MAX + 256] = "", msg[sizeof why + 16] = "";
     int created = 0;
-    if (rank == 0) created = make_dir(a->dir, why, sizeof why);
-    GALE_MPI(MPI_Bcast(why, (int)sizeof why, MPI_CHAR, 0, comm));
-    if (why[0]) GALE_ERROR(GALE_ERR_INPUT, "--dir '%s': %s", a->dir, why);
+    if (rank == 0) {
+        struct stat sb;
+        created = stat(a->dir, &sb) != 0;
+        if (gale_dir_prepare(a->dir, gale_iob_file_names, why, sizeof why))
+            snprintf(msg, sizeof msg, "--dir: %s", why);
+        else if (a->out && gale_dir_prepare(a->out, results, why, sizeof why))
+            snprintf(msg, sizeof msg, "--out: %s", why);
+    }
+    GALE_MPI(MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, 0, comm));
+    if (msg[0]) GALE_ERROR(GALE_ERR_INPUT, "%s", msg);
     row_t *rows = NULL;
     int nrows = 0, st = build_rows(a, ranks, &rows, &nrows);
     if (st != GALE_OK) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The [mesh] name and [planet] keys' ranges and defaults (config_keys.c). */
 #define MESH_N_MAX 8192
@@ -100,6 +101,11 @@ int gale_cmd_mesh(int argc, char **argv)
         return bad("--mesh", mesh, allowed);
     }
     if (!*out) return bad("--out", out, "a file name");
+    char why[8400];
+    if (gale_file_writable(out, why, sizeof why) != 0) { /* before the work, not after */
+        gale_error_raise(GALE_ERR_INPUT, __FILE__, __LINE__, __func__, "--out: %s", why);
+        return 2;
+    }
 
     gale_cs_t cs;
     if (gale_cs_init(&cs, (int)n, radius / scaling) != GALE_OK) return 2;
@@ -109,8 +115,12 @@ int gale_cmd_mesh(int argc, char **argv)
              n, radius, scaling);
     double t0 = gale_wtime();
     if (gale_io_write_mesh(&cs, out, config) != GALE_OK) {
-        fprintf(stderr, "gale mesh: %s was not written\n", out);
-        return 1;
+        fprintf(stderr, "gale mesh: %s was not written (no file left under its name or %s.tmp)\n",
+                out, out);
+        /* HDF5 1.10's clean-up at exit crashes on a file whose close failed
+         * (a full disk): leave without it (serial, nothing else to flush) */
+        fflush(NULL);
+        _exit(GALE_ERR_IO);
     }
     printf("gale mesh: wrote C%ld (%lld faces, %lld edges, %lld nodes, radius %.6g m) to %s "
            "in %.2f s\n",

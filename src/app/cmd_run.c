@@ -85,31 +85,6 @@ static int parse_args(int argc, char **argv, run_args_t *a, char **ov)
     return 0;
 }
 
-/* Rank 0 checks that the report can be written before the run starts. */
-static int check_report_path(const char *path, MPI_Comm comm, int rank)
-{
-    int ok = 1;
-    char msg[512] = "";
-    if (rank == 0 && path) {
-        char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        FILE *f = fopen(tmp, "w");
-        if (!f) {
-            snprintf(msg, sizeof msg, "cannot write the report '%s': %s", path, strerror(errno));
-            ok = 0;
-        } else {
-            fclose(f);
-            remove(tmp);
-        }
-    }
-    GALE_MPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
-    if (!ok) {
-        if (rank == 0) GALE_ERROR(GALE_ERR_INPUT, "%s", msg);
-        return GALE_ERR_INPUT;
-    }
-    return GALE_OK;
-}
-
 static void print_header(const gale_model_t *m)
 {
     const gale_config_t *c = &m->cfg;
@@ -597,15 +572,9 @@ static int write_report(const char *path, const gale_model_t *m, const gale_run_
     }
     if (r->advected_gw) gale_json_num(&j, "b_equator_asymmetry", r->asymmetry);
     gale_json_close(&j);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        remove(tmp);
-        GALE_ERROR(GALE_ERR_IO, "writing the report '%s' failed", path);
-    }
-    if (rename(tmp, path) != 0) {
-        remove(tmp);
-        GALE_ERROR(GALE_ERR_IO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-    }
+    char why[2 * sizeof tmp + 128];
+    if (gale_file_finish(f, tmp, path, why, sizeof why) != 0)
+        GALE_ERROR(GALE_ERR_IO, "the report: %s", why);
     return GALE_OK;
 }
 
@@ -723,7 +692,7 @@ static int run(const run_args_t *a, MPI_Comm comm, int rank)
                                 "written on the model thread ([io] synchronous = true)");
         cfg.io.synchronous = 1;
     }
-    GALE_CALL(check_report_path(a->report, comm, rank));
+    GALE_CALL(gale_output_check_paths(&cfg, a->report, comm));
     double triad[3];
     GALE_CALL(roofline_triad(&cfg, comm, &triad[0], &triad[1], &triad[2]));
     gale_model_t m;

@@ -154,6 +154,30 @@ static void fmt_range(const gale_key_t *k, char *out, size_t n)
 
 /* ---------------- values ---------------- */
 
+int gale_config_real_(const char *s, double *v, char *why, size_t n)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    if (end == s || *end) {
+        snprintf(why, n, "not a number");
+        return -1;
+    }
+    if (!isfinite(*v)) {
+        snprintf(why, n, errno == ERANGE ? "overflows: beyond %.17g, the largest double"
+                                         : "not a finite number", DBL_MAX);
+        return -1;
+    }
+    /* 1e-400 reads as 0 and 1e-310 as a subnormal, both with ERANGE (glibc);
+     * an exact subnormal (0x1p-1074) without: tested by size */
+    if ((errno == ERANGE && *v == 0) || (*v != 0 && fabs(*v) < DBL_MIN)) {
+        snprintf(why, n, "underflows: a non-zero number below %.17g in magnitude (the smallest "
+                 "normal double) reads as 0 or loses precision", DBL_MIN);
+        return -1;
+    }
+    return 0;
+}
+
 /* Below the range of k: under min, or at it when min is excluded. */
 static int below(const gale_key_t *k, double v)
 {
@@ -184,15 +208,8 @@ static int parse_value(const gale_key_t *k, const char *s, gale_config_t *cfg, c
         return 0;
     }
     case GALE_KT_REAL: {
-        double v = strtod(s, &end);
-        if (end == s || *end) {
-            snprintf(why, n, "not a number");
-            return -1;
-        }
-        if (!isfinite(v)) {
-            snprintf(why, n, "not a finite number");
-            return -1;
-        }
+        double v;
+        if (gale_config_real_(s, &v, why, n)) return -1;
         if (below(k, v) || v > k->max) {
             snprintf(why, n, "out of range %s", range);
             return -1;
@@ -214,6 +231,18 @@ static int parse_value(const gale_key_t *k, const char *s, gale_config_t *cfg, c
     case GALE_KT_STRING:
         if (strlen(s) >= GALE_STR) {
             snprintf(why, n, "longer than %d characters", GALE_STR - 1);
+            return -1;
+        }
+        /* the resolved configuration (run report, output files, checkpoints)
+         * stores it as one quoted INI value that must read back */
+        for (const char *c = s; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+                snprintf(why, n, "a control character (byte 0x%02x) at position %d",
+                         (unsigned char)*c, (int)(c - s) + 1);
+                return -1;
+            }
+        if (strchr(s, '\'') && strchr(s, '"')) {
+            snprintf(why, n, "both quote characters ' and \": a value may hold one kind");
             return -1;
         }
         memset(dst, 0, GALE_STR); /* whole buffer: configs compare with memcmp */
@@ -264,13 +293,14 @@ int gale_config_origin(const gale_config_t *cfg, const char *section, const char
         snprintf(buf, n, "[%s] %s", section, key);
         return 0;
     }
-    const int i = (int)(k - gale_keys);
-    if (cfg->origin[i].line) {
-        snprintf(buf, n, "%s:%d: %s", cfg->source, cfg->origin[i].line, cfg->origin[i].text);
+    const int i = (int)(k - gale_keys), line = cfg->origin[i].line;
+    if (line > 0 && cfg->origin[i].text[0]) { /* a namelist's "&group key = value" */
+        snprintf(buf, n, "%s:%d: %s", cfg->source, line, cfg->origin[i].text);
         return 1;
     }
     format_value(k, cfg, v, sizeof v);
-    snprintf(buf, n, "[%s] %s = %s", section, key, v);
+    if (line > 0) snprintf(buf, n, "%s:%d: [%s] %s = %s", cfg->source, line, section, key, v);
+    else snprintf(buf, n, "%s[%s] %s = %s", line < 0 ? "command line: " : "", section, key, v);
     return 0;
 }
 
@@ -422,6 +452,7 @@ static int ini_line(gale_config_t *cfg, const char *path, int ln, char *line, ch
     first[idx] = ln;
     if (parse_value(k, val, cfg, why, sizeof why))
         GALE_ERROR(GALE_ERR_INPUT, "%s:%d: [%s] %s = '%s': %s", path, ln, section, key, val, why);
+    gale_config_from_nml_(cfg, section, key, ln, ""); /* for gale_config_origin */
     return GALE_OK;
 }
 
@@ -475,7 +506,9 @@ int gale_config_read_text_(const char *path, char **text)
      * otherwise be one line (its first comment hiding the rest) */
     size_t m = 0;
     int line = 1;
-    for (size_t i = 0; i < n; i++) {
+    /* a UTF-8 byte-order mark, as some Windows editors write, is not text */
+    const int bom = n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0;
+    for (size_t i = bom ? 3 : 0; i < n; i++) {
         char c = buf[i];
         if (c == '\r') {
             c = '\n';
@@ -496,14 +529,20 @@ int gale_config_read_text_(const char *path, char **text)
 
 /* ---------------- command-line overrides ---------------- */
 
-static int apply_override(gale_config_t *cfg, const char *arg)
+static int apply_override(gale_config_t *cfg, const char *raw)
 {
+    /* messages quote the argument with its control characters shown as '?'
+     * (a newline would split the message) */
+    char arg[2 * GALE_STR + 8];
+    snprintf(arg, sizeof arg, "%s", raw);
+    for (char *c = arg; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     char buf[2 * GALE_STR], why[1024], sugg[1024];
     const char *cand[MAXC];
-    if (strlen(arg) >= sizeof buf)
+    if (strlen(raw) >= sizeof buf)
         GALE_ERROR(GALE_ERR_INPUT, "command line: '%.40s...': longer than %zu characters", arg,
                    sizeof buf - 1);
-    snprintf(buf, sizeof buf, "%s", arg);
+    snprintf(buf, sizeof buf, "%s", raw);
     char *s = strncmp(buf, "--", 2) == 0 ? buf + 2 : buf;
     char *eq = strchr(s, '='), *dot = strchr(s, '.');
     if (!eq || !dot || dot > eq)
@@ -524,7 +563,7 @@ static int apply_override(gale_config_t *cfg, const char *arg)
     char *val;
     if (value_text(eq + 1, 0, &val, why, sizeof why) || parse_value(k, val, cfg, why, sizeof why))
         GALE_ERROR(GALE_ERR_INPUT, "command line: %s: %s", arg, why);
-    gale_config_from_nml_(cfg, section, key, 0, ""); /* no longer the namelist's */
+    gale_config_from_nml_(cfg, section, key, -1, ""); /* no longer the file's */
     return GALE_OK;
 }
 
@@ -536,14 +575,18 @@ static int apply_override(gale_config_t *cfg, const char *arg)
 static int check_file(const char *path)
 {
     struct stat sb;
-    if (stat(path, &sb) != 0) return GALE_OK;
+    if (stat(path, &sb) != 0) {
+        /* "gale run mesh.name=C4": an override without its leading -- */
+        const char *eq = strchr(path, '='), *dot = strchr(path, '.');
+        if (errno == ENOENT && eq && dot && dot < eq && strcspn(path, "/") > (size_t)(eq - path) &&
+            *path != '-')
+            GALE_ERROR(GALE_ERR_INPUT, "cannot open configuration file '%s': %s; did you mean "
+                       "--%s? (overrides start with --)", path, strerror(ENOENT), path);
+        return GALE_OK;
+    }
     if (!S_ISREG(sb.st_mode))
         GALE_ERROR(GALE_ERR_INPUT, "configuration file '%s' is not a regular file (%s)", path,
-                   S_ISDIR(sb.st_mode)    ? "a directory"
-                   : S_ISCHR(sb.st_mode)  ? "a character device"
-                   : S_ISBLK(sb.st_mode)  ? "a block device"
-                   : S_ISFIFO(sb.st_mode) ? "a pipe"
-                                          : "a special file");
+                   gale_file_kind(sb.st_mode));
     if (sb.st_size > GALE_CONFIG_MAX_BYTES)
         GALE_ERROR(GALE_ERR_INPUT,
                    "configuration file '%s' is %lld bytes: configuration files are at most %d "
@@ -589,6 +632,29 @@ static int check_whole(const gale_config_t *c)
         GALE_ERROR(GALE_ERR_INPUT, "%s with %s: gale's gcr keeps at most 16 directions before a "
                    "restart (LFRic's example's 18 is for its bicgstab, which keeps none)", a, b);
     }
+    /* a relative tolerance of 0 is met only by an exact solve, unless an
+     * absolute one stops it: the run would fail at its first solve */
+    static const char *const solvers[2] = {"solver", "mixed_solver"};
+    const double rel[2] = {c->solver.tolerance, c->mixed_solver.tolerance},
+                 abs_[2] = {c->solver.abs_tolerance, c->mixed_solver.abs_tolerance};
+    for (int i = 0; i < 2; i++)
+        if (rel[i] == 0 && abs_[i] == 0) {
+            gale_config_origin(c, solvers[i], "tolerance", a, sizeof a);
+            gale_config_origin(c, solvers[i], "abs_tolerance", b, sizeof b);
+            GALE_ERROR(GALE_ERR_INPUT, "%s with %s: a relative tolerance of 0 is never met "
+                       "without an absolute one: give a tolerance in (0, 1] or a positive "
+                       "abs_tolerance", a, b);
+        }
+    /* the writer's ring is one allocation of buffers x buffer_mib per rank
+     * (io/writer.c); the memory check at set-up compares it with the node */
+    if (c->io.buffers * c->io.buffer_mib > GALE_RING_MAX_MIB) {
+        gale_config_origin(c, "io", "buffers", a, sizeof a);
+        gale_config_origin(c, "io", "buffer_mib", b, sizeof b);
+        GALE_ERROR(GALE_ERR_INPUT, "%s with %s: an output ring of %.0f MiB per rank; buffers x "
+                   "buffer_mib is at most %d MiB (1 TiB)", a, b,
+                   c->io.buffers * c->io.buffer_mib, GALE_RING_MAX_MIB);
+    }
+    GALE_CALL(gale_output_check_fields(c));
     /* LFRic's transport methods that gale's method of lines does not
      * implement: refused unless the user lets it stand in for them */
     if (c->stand_in.first[0] && !c->dynamics.transport_stand_in)

@@ -34,7 +34,7 @@ const gale_key_t gale_keys[] = {
     {"planet", "scaling", GALE_KT_REAL, OFF(planet.scaling), "125.0", 1.0, BIG, NULL,
      "small-planet factor X: the model sphere has radius radius/X"},
     {"planet", "gravity", GALE_KT_REAL, OFF(planet.gravity), "9.80616", 0.0, BIG, NULL,
-     "gravitational acceleration [m s-2] (buoyancy of the initial perturbation)"},
+     "gravitational acceleration [m s-2] (buoyancy of the initial perturbation)", .min_open = 1},
     {"planet", "omega", GALE_KT_REAL, OFF(planet.omega), "7.292116e-5", 0.0, BIG, NULL,
      "rotation rate [s-1]: the nonlinear core's Coriolis term (LFRic's &planet omega; the linear "
      "core has none)"},
@@ -164,7 +164,7 @@ const gale_key_t gale_keys[] = {
      "'prec_only')"},
     {"mixed_solver", "tolerance", GALE_KT_REAL, OFF(mixed_solver.tolerance), "1.0e-4", 0.0, 1.0,
      NULL, "relative tolerance in the energy-weighted norm: stop when |r| <= tolerance |b| "
-     "(LFRic's si_tolerance)"},
+     "(LFRic's si_tolerance; 0 only with abs_tolerance > 0)"},
     {"mixed_solver", "abs_tolerance", GALE_KT_REAL, OFF(mixed_solver.abs_tolerance), "0.0", 0.0,
      BIG, NULL, "absolute tolerance: stop when |r| <= abs_tolerance (0: off)"},
     {"mixed_solver", "max_iterations", GALE_KT_INT, OFF(mixed_solver.max_iterations), "20", 1,
@@ -186,7 +186,7 @@ const gale_key_t gale_keys[] = {
      "tridiagonal: exact vertical solve per column, horizontal part lumped; multigrid: one "
      "V-cycle over the mesh chain ([multigrid])"},
     {"solver", "tolerance", GALE_KT_REAL, OFF(solver.tolerance), "1.0e-10", 0.0, 1.0, NULL,
-     "relative tolerance: stop when |r| <= tolerance |b|"},
+     "relative tolerance: stop when |r| <= tolerance |b| (0 only with abs_tolerance > 0)"},
     {"solver", "abs_tolerance", GALE_KT_REAL, OFF(solver.abs_tolerance), "0.0", 0.0, BIG, NULL,
      "absolute tolerance: stop when |r| <= abs_tolerance (0: off)"},
     {"solver", "max_iterations", GALE_KT_INT, OFF(solver.max_iterations), "500", 1, 1000000, NULL,

@@ -808,7 +808,7 @@ typedef struct {
     FILE *unused;         /* "group.key, ..." of LFRic keys gale does not use */
     int nunused;
     struct held { char val[GALE_STR]; int line; } prime, file, prefix, start, end, nitems, pc,
-        wind, width, tol[2]; /* tol: si_pressure_tolerance, si_tolerance */
+        wind, width;
     struct { char v[MAXV][NAME]; int n, line; } forms, names; /* equation_form, field_names */
     char *seen; /* " key key ... " of the current group: no fixed limit on keys */
     size_t nseen, capseen;
@@ -1226,11 +1226,6 @@ static int assign(nml_t *r, int line, int g, const char *key, const char (*vals)
         snprintf(text, sizeof text, "%.*s", GALE_STR - 1, val);
         for (char *p = text; *p; p++)
             if (*p == 'd' || *p == 'D') *p = 'e';
-        /* a relative tolerance of 0 is met only with an absolute one: checked at the end */
-        const int t = strcmp(key, "si_pressure_tolerance") == 0 ? 0
-                      : strcmp(key, "si_tolerance") == 0       ? 1 : -1;
-        if (t >= 0)
-            snprintf(r->tol[t].val, GALE_STR, "%.*s", GALE_STR - 1, val), r->tol[t].line = line;
         return set(r, line, group, key, val, section, gkey, text);
     }
     case LOGICAL: {
@@ -1279,6 +1274,57 @@ static int bare_value(const char *v)
         !strcasecmp(v, "false"))
         return 1;
     return strchr("+-.0123456789", *v) != NULL;
+}
+
+/* Whether v, from its quote on, is one whole quoted string ('it''s'). */
+static int whole_string(const char *v)
+{
+    size_t i = 1;
+    while (v[i] && (v[i] != v[0] || v[i + 1] == v[0])) i += v[i] == v[0] ? 2 : 1;
+    return v[i] == v[0] && !v[i + 1];
+}
+
+/* Fortran namelist syntax of a bare (unquoted) value, whatever its key: a
+ * number, a logical, r* (r null values) or r*constant with r a positive
+ * integer, or, as the first value, an undelimited word (gfortran reads one
+ * as a string). 0, or -1 with why. */
+static int check_value(const char *v, int first, char *why, size_t n)
+{
+    size_t d = strspn(v, "0123456789");
+    if (d && v[d] == '*') {
+        if (strspn(v, "0") == d) {
+            snprintf(why, n, "a repeat count r* needs r >= 1");
+            return -1;
+        }
+        v += d + 1;
+        if (!*v) return 0;
+        if (*v == '\'' || *v == '"') {
+            if (whole_string(v)) return 0;
+            snprintf(why, n, "unbalanced quote %c", *v);
+            return -1;
+        }
+    }
+    if (fortran_number(v)) {
+        char text[GALE_STR];
+        double x;
+        snprintf(text, sizeof text, "%.*s", GALE_STR - 1, v);
+        for (char *p = text; *p; p++)
+            if (*p == 'd' || *p == 'D') *p = 'e';
+        return gale_config_real_(text, &x, why, n);
+    }
+    if (strict_logical(v) >= 0) return 0;
+    if (first && isalpha((unsigned char)*v) &&
+        !v[strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")])
+        return 0;
+    const char *what =
+        strchr(v, '*')                              ? "a repeat count r*value needs r an unsigned integer"
+        : strpbrk(v, "'\"")                          ? "unbalanced quote"
+        : *v == '.' && isalpha((unsigned char)v[1]) ? "not a logical (.true. or .false.)"
+        : strchr("+-.0123456789", *v) ? "not a number (Fortran: digits, one '.', an e or d exponent)"
+                                      : "not a value: expected a number, a logical (.true., "
+                                        ".false., T, F), a quoted string or r*value with r >= 1";
+    snprintf(why, n, "%s", what);
+    return -1;
 }
 
 /* The body of group g, after "&name", up to and including its "/". */
@@ -1331,6 +1377,9 @@ static int read_group(nml_t *r, int g, int opened)
                 GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s: '%s' is not a value (a number, a "
                            "logical or a quoted string)", r->path, vline, group, key, v);
             }
+            if (!quoted && check_value(v, !nval, why, sizeof why))
+                GALE_ERROR(GALE_ERR_INPUT, "%s:%d: &%s %s = '%s': %s", r->path, vline, group, key,
+                           v, why);
             nval++;
         }
         if (!nval)
@@ -1633,20 +1682,6 @@ static int resolve(nml_t *r)
         gale_config_from_nml_(r->cfg, "timestepping", "steps", r->end.line, why);
     }
     GALE_CALL(resolve_multigrid(r, mesh_from));
-    /* a relative tolerance of 0 with no absolute one is never met: the
-     * solve would fail at run time instead */
-    const double rel[2] = {r->cfg->solver.tolerance, r->cfg->mixed_solver.tolerance},
-                 abs_[2] = {r->cfg->solver.abs_tolerance, r->cfg->mixed_solver.abs_tolerance};
-    static const char *const tkey[2][3] = {{"helmholtz_solver", "si_pressure_tolerance",
-                                            "si_pressure_a_tol"},
-                                           {"mixed_solver", "si_tolerance", "mixed_solver_a_tol"}};
-    for (int i = 0; i < 2; i++)
-        if (r->tol[i].line && rel[i] == 0 && abs_[i] == 0)
-            GALE_ERROR(GALE_ERR_INPUT,
-                       "%s:%d: &%s %s = '%s': a relative tolerance of 0 can never be met without "
-                       "an absolute one (%s): give a positive tolerance or %s",
-                       r->path, r->tol[i].line, tkey[i][0], tkey[i][1], r->tol[i].val,
-                       tkey[i][2], tkey[i][2]);
     GALE_CALL(resolve_width(r));
     return resolve_gungho(r);
 }

@@ -31,6 +31,8 @@ typedef struct {
 } gale_key_t;
 
 #define GALE_STR 1024
+/* [io] buffers x buffer_mib at most (the writer's ring, per rank) */
+#define GALE_RING_MAX_MIB 1048576
 /* gale_keys[] has at most GALE_MAXKEYS keys (config_keys.c checks); an
  * origin, "&group key = value", at most GALE_ORIGIN - 1 characters */
 #define GALE_MAXKEYS 128
@@ -125,9 +127,9 @@ typedef struct {
     struct { int allow_overcommit; } run;
     struct { int level, progress_every; } logging;
     char source[GALE_STR]; /* the file read, or "" */
-    /* Where each key (gale_keys[] order) was set from an LFRic namelist: its
-     * line in source (0: not from one) and "&group key = value"; read it with
-     * gale_config_origin. */
+    /* Where each key (gale_keys[] order) was set: its line in source (0: the
+     * default, -1: the command line) and, from an LFRic namelist, "&group key
+     * = value" ("" from an INI file); read it with gale_config_origin. */
     struct { int line; char text[GALE_ORIGIN]; } origin[GALE_MAXKEYS];
     /* &transport methods of the namelist that gale's method of lines would
      * stand in for: the first, "path:line: &transport key = value: why", and
@@ -162,7 +164,9 @@ void gale_config_print_keys(int md);
 void gale_config_print_nml(int md);
 /* Where [section] key's value came from, for messages, in buf: "run.nml:61:
  * &formulation vector_invariant = .true." when an LFRic namelist set it,
- * else "[dynamics] vector_invariant = true". Returns 1 for a namelist, else 0. */
+ * "run.ini:7: [dynamics] vector_invariant = true" from an INI file,
+ * "command line: [dynamics] vector_invariant = true", or the default's
+ * "[dynamics] vector_invariant = false". Returns 1 for a namelist, else 0. */
 int gale_config_origin(const gale_config_t *cfg, const char *section, const char *key,
                        char *buf, size_t n);
 
@@ -175,8 +179,9 @@ void gale_config_suggest_(char *out, size_t n, const char *word, const char *con
 int gale_config_read_nml_(gale_config_t *cfg, const char *path);
 /* The index of [section] key in gale_keys[], or -1. */
 int gale_config_key_index_(const char *section, const char *key);
-/* Records that an LFRic namelist's line set [section] key (text: "&group key
- * = value"), for gale_config_origin. */
+/* Records that line of the file set [section] key (text: a namelist's "&group
+ * key = value", or "" for an INI line; line -1: the command line), for
+ * gale_config_origin. */
 void gale_config_from_nml_(gale_config_t *cfg, const char *section, const char *key, int line,
                            const char *text);
 /* The namelist table's own rules: every key of LFRic's namelists has one row
@@ -185,7 +190,17 @@ void gale_config_from_nml_(gale_config_t *cfg, const char *section, const char *
  * and category (not read, no effect, honoured, gale's value only, stood in). */
 int gale_config_nml_check_(char *why, size_t n, int count[2][5]);
 /* The whole text of a configuration file (malloc'd, to free), CR and CRLF
- * line ends made LF; a NUL byte is an error naming the file and line. */
+ * line ends made LF, a leading UTF-8 byte-order mark dropped; a NUL byte is
+ * an error naming the file and line. */
 int gale_config_read_text_(const char *path, char **text);
+/* A real as written (C syntax; a namelist's d exponent made e first): 0, or
+ * -1 with why when it is not a number, not finite, or a non-zero number that
+ * underflows (reads as 0 or as a subnormal). */
+int gale_config_real_(const char *s, double *v, char *why, size_t n);
+/* [diagnostics] fields checked as the output will read them (names for the
+ * core and levels, periods in whole steps of dt): GALE_ERR_INPUT naming
+ * where the value came from. Defined in output/output.c, which owns the
+ * names; gale_config_parse calls it, so a bad list stops before any work. */
+int gale_output_check_fields(const gale_config_t *cfg);
 
 #endif

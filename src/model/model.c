@@ -382,23 +382,41 @@ double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
     }
     double b = 24.0 * 1048576 + 48 * ncells + local * (1200 + per_level * nl) + coarse;
     /* output: the ring's buffers as far as one output time fills them (u
-     * counted on edges: two per cell), HDF5 and ROMIO's collective buffer */
+     * counted on edges: two per cell), HDF5 and ROMIO's collective buffer;
+     * aggregated, the group's writer also gathers a piece (at most a
+     * buffer) of the largest field from each other rank of its group (all
+     * ranks stand in for a node's with aggregators = 0) */
     const char *fl = cfg->diagnostics.fields;
     if (fl[strspn(fl, " ,")]) {
-        double nf = 0; /* in cell columns: u lives on edges, two per cell */
+        double nf = 0, widest = 1; /* in cell columns: u lives on edges, two per cell */
         for (const char *c = fl; *c;) {
             c += strspn(c, " ,");
             const size_t len = strcspn(c, " ,@");
-            if (len) nf += len == 1 && *c == 'u' ? 2 : 1;
+            const double w = len == 1 && *c == 'u' ? 2 : 1;
+            if (len) nf += w, widest = w > widest ? w : widest;
             c += len;
             c += strcspn(c, ",");
         }
-        const double once = nf * local * (nl + 1) * 8, cap = cfg->io.buffer_mib * 1048576;
+        const double col = local * (nl + 1) * 8, once = nf * col, cap = cfg->io.buffer_mib * 1048576;
         const int nbuf = cfg->io.synchronous ? 1 : cfg->io.buffers;
         b += nbuf * (once < cap ? once : cap) +
              (cfg->io.mode == GALE_WRITER_PER_RANK ? 8.0 : 20.0) * 1048576;
+        if (cfg->io.mode == GALE_WRITER_AGGREGATED) {
+            const int g = cfg->io.aggregators > 0 && cfg->io.aggregators < nranks
+                              ? cfg->io.aggregators : nranks;
+            b += (g - 1) * (widest * col < cap ? widest * col : cap);
+        }
     }
     return b;
+}
+
+/* The writer's ring, allocated whole at its start (io/writer.c): buffers x
+ * buffer_mib (one buffer when synchronous), 0 without output. */
+static double ring_bytes(const gale_config_t *cfg)
+{
+    const char *fl = cfg->diagnostics.fields;
+    if (!fl[strspn(fl, " ,")]) return 0;
+    return (cfg->io.synchronous ? 1 : cfg->io.buffers) * cfg->io.buffer_mib * 1048576;
 }
 
 /* Refuses a run that cannot fit (it would allocate until the machine dies):
@@ -414,13 +432,27 @@ static int check_memory(gale_model_t *m)
     double each = avail >= 0 ? avail / local : 1e300, mean, most;
     GALE_CALL(gale_mmm(m->comm, 1, &each, &each, &mean, &most));
     m->mem_estimate = need;
-    if (need <= each) return GALE_OK;
+    /* the estimate counts the ring as far as output fills it; the ring is
+     * allocated whole, and fills up when the writer falls behind */
+    const double ring = ring_bytes(&m->cfg);
+    if (need <= each && ring <= each) return GALE_OK;
     const double G = 1024.0 * 1048576;
     if (m->cfg.run.allow_overcommit) {
         gale_log(GALE_LOG_WARN,
-                 "memory: about %.2f GiB per rank needed, %.2f GiB available to each ([run] "
-                 "allow_overcommit = true: carrying on)", need / G, each / G);
+                 "memory: about %.2f GiB per rank needed, an output ring of %.2f GiB, %.2f GiB "
+                 "available to each ([run] allow_overcommit = true: carrying on)", need / G,
+                 ring / G, each / G);
         return GALE_OK;
+    }
+    if (need <= each) {
+        char a[GALE_STR + GALE_ORIGIN], b[GALE_STR + GALE_ORIGIN];
+        gale_config_origin(&m->cfg, "io", "buffers", a, sizeof a);
+        gale_config_origin(&m->cfg, "io", "buffer_mib", b, sizeof b);
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "%s with %s: the output ring of %.2f GiB per rank (allocated whole, filled "
+                   "when the writer falls behind) is more than the %.2f GiB available to each "
+                   "(MemAvailable / %d ranks on the node): use fewer or smaller buffers, or [run] "
+                   "allow_overcommit = true", a, b, ring / G, each / G, local);
     }
     GALE_ERROR(GALE_ERR_INPUT,
                "mesh C%d with %d levels on %d ranks needs about %.2f GiB per rank, more than the "

@@ -12,6 +12,12 @@
 
 typedef struct gale_output gale_output_t;
 
+/* Collective, before any work: every path the run will write ([io] dir when
+ * output is on, [checkpoint] dir when checkpoints are, the report) is made
+ * or checked (a directory that takes files; no final name that is not a
+ * regular file; temporaries left by a killed run removed and logged), else
+ * GALE_ERR_INPUT on every rank, naming the key or option and why. */
+int gale_output_check_paths(const gale_config_t *cfg, const char *report, MPI_Comm comm);
 /* Collective, after gale_model_setup. Validates [diagnostics] (unknown
  * field, bad period: GALE_ERR_INPUT naming it and what is allowed), creates
  * [io] dir and starts the writer. With no fields there is no output and no

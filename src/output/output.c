@@ -50,10 +50,13 @@ struct gale_output {
 
 static const char *const plain_names[] = {"u", "w", "b", "p"};
 
-static int valid_names(const gale_model_t *m, char *buf, size_t n)
+/* The nonlinear core's b and p are theta and Pi: it has its own names. */
+static int nonlinear(const gale_config_t *c) { return c->dynamics.equations == GALE_EQ_NONLINEAR; }
+
+static int valid_names(const gale_config_t *c, char *buf, size_t n)
 {
-    const int nl = m->cfg.extrusion.levels;
-    if (m->nl)
+    const int nl = c->extrusion.levels;
+    if (nonlinear(c))
         return snprintf(buf, n, "u, w, theta, pi, rho, surface_pressure, vorticity, u_zonal, "
                                 "v_meridional (the nonlinear core's)");
     return snprintf(buf, n,
@@ -62,21 +65,21 @@ static int valid_names(const gale_model_t *m, char *buf, size_t n)
 }
 
 /* name -> kind and level; -1 if unknown or the level is out of range. */
-static int parse_name(const gale_model_t *m, const char *s, int *level)
+static int parse_name(const gale_config_t *c, const char *s, int *level)
 {
     static const struct { const char *name; int kind; } fixed[] = {
         {"u", D_U}, {"w", D_W}, {"b", D_B}, {"p", D_P}, {"p_colint", D_P_COLINT},
         {"w_colint", D_W_COLINT}, {"b_colint", D_B_COLINT}, {"energy_density", D_ENERGY}};
     static const struct { const char *prefix; int kind, top; } lev[] = {
         {"b_level", D_B_LEVEL, 0}, {"w_level", D_W_LEVEL, 0}, {"p_level", D_P_LEVEL, -1}};
-    static const struct { const char *name; int kind; } nonlinear[] = {
+    static const struct { const char *name; int kind; } nl[] = {
         {"u", D_U}, {"w", D_W}, {"theta", D_THETA}, {"pi", D_PI}, {"rho", D_RHO},
         {"surface_pressure", D_PS}, {"vorticity", D_ZETA}, {"u_zonal", D_UZON},
         {"v_meridional", D_VMER}};
     *level = 0;
-    if (m->nl) { /* its b and p are theta and Pi: only its own names */
-        for (size_t i = 0; i < sizeof nonlinear / sizeof nonlinear[0]; i++)
-            if (strcmp(s, nonlinear[i].name) == 0) return nonlinear[i].kind;
+    if (nonlinear(c)) {
+        for (size_t i = 0; i < sizeof nl / sizeof nl[0]; i++)
+            if (strcmp(s, nl[i].name) == 0) return nl[i].kind;
         return -1;
     }
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
@@ -86,36 +89,39 @@ static int parse_name(const gale_model_t *m, const char *s, int *level)
         if (strncmp(s, lev[i].prefix, n) != 0 || !isdigit((unsigned char)s[n])) continue;
         char *end;
         long k = strtol(s + n, &end, 10);
-        if (*end || k > m->cfg.extrusion.levels + lev[i].top) return -1;
+        if (*end || k > c->extrusion.levels + lev[i].top) return -1;
         *level = (int)k;
         return lev[i].kind;
     }
     return -1;
 }
 
-/* "@3" steps, or model time "@600s", "@10min", "@1h": a whole number of steps. */
-static int parse_period(const gale_model_t *m, const char *field, const char *s, int *steps)
+/* "@3" steps, or model time "@600s", "@10min", "@1h": a whole number of
+ * steps. at: where the fields came from (gale_config_origin). */
+static int parse_period(const gale_config_t *c, const char *at, const char *field, const char *s,
+                        int *steps)
 {
-    const double dt = m->cfg.timestepping.dt;
+    const double dt = c->timestepping.dt;
     char *end;
     errno = 0;
     double v = strtod(s, &end);
     double mult = 0;
-    if (end != s && !errno) {
+    /* decimal only: strtod would also take nan, inf and hexadecimal */
+    if (end != s && !errno && strspn(s, "0123456789.eE+-") == (size_t)(end - s) && v > 0) {
         if (*end == '\0' && strspn(s, "0123456789") == strlen(s)) mult = -1;
         else if (strcmp(end, "s") == 0) mult = 1;
         else if (strcmp(end, "min") == 0) mult = 60;
         else if (strcmp(end, "h") == 0) mult = 3600;
     }
-    if (mult == 0 || v <= 0)
+    if (mult == 0)
         GALE_ERROR(GALE_ERR_INPUT,
-                   "[diagnostics] fields: bad period '@%s' of '%s' (expected a number of steps "
-                   "N >= 1, or model time with s, min or h, e.g. @3, @600s, @10min, @1h)", s, field);
+                   "%s: bad period '@%s' of '%s' (expected a number of steps N >= 1, or model "
+                   "time with s, min or h, e.g. @3, @600s, @10min, @1h)", at, s, field);
     double n = mult < 0 ? v : v * mult / dt;
-    if (n < 0.5 || fabs(n - nearbyint(n)) > 1e-9 * n || n > 1e9)
+    if (!(n >= 0.5 && n <= 1e9) || fabs(n - nearbyint(n)) > 1e-9 * n)
         GALE_ERROR(GALE_ERR_INPUT,
-                   "[diagnostics] fields: period '@%s' of '%s' is not a whole number of time "
-                   "steps (dt = %g s)", s, field, dt);
+                   "%s: period '@%s' of '%s' is not a whole number of time steps from 1 to "
+                   "1e9 (dt = %g s)", at, s, field, dt);
     *steps = (int)nearbyint(n);
     return GALE_OK;
 }
@@ -216,11 +222,13 @@ static void describe(const gale_model_t *m, const diag_t *d, gale_outvar_t *v)
     }
 }
 
-static int parse_fields(gale_output_t *o, const gale_model_t *m)
+/* [diagnostics] fields as a list of (kind, level, period) in *diag (to free). */
+static int parse_fields(const gale_config_t *c, diag_t **diag, int *ndiag)
 {
-    const char *spec = m->cfg.diagnostics.fields;
-    char tok[GALE_STR], names[256];
+    const char *spec = c->diagnostics.fields;
+    char tok[GALE_STR], names[256], at[GALE_STR + GALE_ORIGIN];
     int cap = 0;
+    gale_config_origin(c, "diagnostics", "fields", at, sizeof at);
     for (const char *s = spec; *s;) {
         size_t n = strcspn(s, ",");
         /* trim blanks */
@@ -230,64 +238,43 @@ static int parse_fields(gale_output_t *o, const gale_model_t *m)
         s += n + (s[n] == ',');
         if (a == b) continue;
         snprintf(tok, sizeof tok, "%.*s", (int)(b - a), a);
-        char *at = strchr(tok, '@');
-        if (at) *at++ = '\0';
-        diag_t d = {0, 0, m->cfg.diagnostics.period};
-        if ((d.kind = parse_name(m, tok, &d.level)) < 0) {
-            valid_names(m, names, sizeof names);
-            GALE_ERROR(GALE_ERR_INPUT, "[diagnostics] fields: unknown field '%s' (valid: %s)", tok,
-                       names);
+        char *p = strchr(tok, '@');
+        if (p) *p++ = '\0';
+        diag_t d = {0, 0, c->diagnostics.period};
+        if ((d.kind = parse_name(c, tok, &d.level)) < 0) {
+            char lv[GALE_STR + GALE_ORIGIN] = "";
+            valid_names(c, names, sizeof names);
+            /* a level out of range: the levels may have come from elsewhere */
+            if (!nonlinear(c) && strstr(tok, "_level")) {
+                size_t k = (size_t)snprintf(lv, sizeof lv, "; the levels: ");
+                gale_config_origin(c, "extrusion", "levels", lv + k, sizeof lv - k);
+            }
+            GALE_ERROR(GALE_ERR_INPUT, "%s: unknown field '%s' (valid: %s)%s", at, tok, names, lv);
         }
-        if (at) GALE_CALL(parse_period(m, tok, at, &d.period));
-        for (int i = 0; i < o->ndiag; i++)
-            if (o->diag[i].kind == d.kind && o->diag[i].level == d.level)
-                GALE_ERROR(GALE_ERR_INPUT, "[diagnostics] fields: '%s' is listed twice", tok);
-        if (o->ndiag == cap) {
+        if (p) GALE_CALL(parse_period(c, at, tok, p, &d.period));
+        for (int i = 0; i < *ndiag; i++)
+            if ((*diag)[i].kind == d.kind && (*diag)[i].level == d.level)
+                GALE_ERROR(GALE_ERR_INPUT, "%s: '%s' is listed twice", at, tok);
+        if (*ndiag == cap) {
             cap = cap ? 2 * cap : 16;
-            diag_t *q = realloc(o->diag, (size_t)cap * sizeof *q);
+            diag_t *q = realloc(*diag, (size_t)cap * sizeof *q);
             if (!q) GALE_ERROR(GALE_ERR_MEM, "out of memory");
-            o->diag = q;
+            *diag = q;
         }
-        o->diag[o->ndiag++] = d;
+        (*diag)[(*ndiag)++] = d;
     }
     return GALE_OK;
 }
 
-/* ---- the output directory ---- */
-
-/* mkdir -p, then a probe file: rank 0 finds a bad directory before any
- * writer starts (a directory HDF5 cannot write in still fails at the first
- * file, through the writer's error path). */
-static int check_dir(const char *dir, char *msg, size_t n)
+int gale_output_check_fields(const gale_config_t *cfg)
 {
-    char path[GALE_STR + 64];
-    snprintf(path, sizeof path, "%s", dir);
-    for (char *p = path + 1;; p++) {
-        if (*p != '/' && *p != '\0') continue;
-        char c = *p;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-            snprintf(msg, n, "cannot create directory '%s': %s", path, strerror(errno));
-            return -1;
-        }
-        *p = c;
-        if (!c) break;
-    }
-    struct stat sb;
-    if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        snprintf(msg, n, "'%s' is not a directory", path);
-        return -1;
-    }
-    snprintf(path, sizeof path, "%s/.gale_probe_%ld.tmp", dir, (long)getpid());
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(msg, n, "cannot write in '%s': %s", dir, strerror(errno));
-        return -1;
-    }
-    fclose(f);
-    remove(path);
-    return 0;
+    diag_t *diag = NULL;
+    int n = 0, st = parse_fields(cfg, &diag, &n);
+    free(diag);
+    return st;
 }
+
+/* ---- the output directory ---- */
 
 /* ---- set-up ---- */
 
@@ -327,7 +314,7 @@ int gale_output_init(gale_output_t **outp, gale_model_t *m)
     o->synchronous = c->io.synchronous;
     o->nbuffers = c->io.buffers;
     o->buffer_mib = c->io.buffer_mib;
-    GALE_CALL(parse_fields(o, m));
+    GALE_CALL(parse_fields(c, &o->diag, &o->ndiag));
     long nth;
     if (gale_io_fault_parse(getenv("GALE_IO_FAULT"), &nth) != GALE_OK)
         GALE_ERROR(GALE_ERR_INPUT, "GALE_IO_FAULT = '%s': expected enospc@N with N >= 1",
@@ -335,7 +322,9 @@ int gale_output_init(gale_output_t **outp, gale_model_t *m)
     if (o->ndiag == 0) return GALE_OK;
 
     char msg[GALE_STR + 128] = "";
-    int bad = o->rank == 0 && check_dir(c->io.dir, msg, sizeof msg) != 0;
+    /* gale_output_check_paths did it before the run unless on_error = continue */
+    int bad = o->rank == 0 &&
+              gale_dir_prepare(c->io.dir, gale_io_output_names, msg, sizeof msg) != 0;
     GALE_MPI(MPI_Bcast(&bad, 1, MPI_INT, 0, o->comm));
     if (bad) {
         if (o->on_error == GALE_IO_ON_ERROR_ABORT)

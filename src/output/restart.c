@@ -138,6 +138,13 @@ static int check_mesh(const gale_model_t *m, const gale_ckpt_t *ck, const char *
                    "restart file '%s' is for mesh C%d with %d levels; this run has C%d with %d "
                    "levels ([mesh] name, [extrusion] levels)",
                    path, ck->mesh_n, ck->nlev, c->mesh.n, c->extrusion.levels);
+    if (ck->ext_method != c->extrusion.method || ck->top != c->extrusion.top)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "restart file '%s' is for extrusion method %s to %.17g m; this run has %s to "
+                   "%.17g m ([extrusion] method, top)", path,
+                   gale_config_choice("extrusion", "method", ck->ext_method), ck->top,
+                   gale_config_choice("extrusion", "method", c->extrusion.method),
+                   c->extrusion.top);
     if (ck->radius != c->planet.radius || ck->scaling != c->planet.scaling)
         GALE_ERROR(GALE_ERR_INPUT,
                    "restart file '%s' is for radius %.17g m, scaling %.17g; this run has %.17g m, "
@@ -265,40 +272,6 @@ int gale_restart_checkpoint(gale_model_t *m, gale_output_t *out)
     return GALE_OK;
 }
 
-/* Rank 0 creates the directory (and its parents) and tries a file in it, so
- * a bad [checkpoint] dir is an input error before the first step, not an
- * I/O failure after hours of running. */
-static int check_dir(const gale_model_t *m)
-{
-    const char *dir = m->cfg.checkpoint.dir;
-    char why[GALE_STR + 256] = "";
-    if (m->rank == 0) {
-        char p[GALE_STR];
-        snprintf(p, sizeof p, "%s", dir);
-        for (char *s = p + 1; *s && !why[0]; s++)
-            if (*s == '/') {
-                *s = '\0';
-                if (mkdir(p, 0777) != 0 && errno != EEXIST)
-                    snprintf(why, sizeof why, "cannot create '%s': %s", p, strerror(errno));
-                *s = '/';
-            }
-        if (!why[0] && mkdir(p, 0777) != 0 && errno != EEXIST)
-            snprintf(why, sizeof why, "cannot create it: %s", strerror(errno));
-        if (!why[0]) {
-            char probe[GALE_STR + 64];
-            snprintf(probe, sizeof probe, "%s/.gale_ckpt_probe.%ld", dir, (long)getpid());
-            FILE *f = fopen(probe, "w");
-            if (!f) snprintf(why, sizeof why, "cannot write in it: %s", strerror(errno));
-            else fclose(f), remove(probe);
-        }
-    }
-    GALE_MPI(MPI_Bcast(why, (int)sizeof why, MPI_CHAR, 0, m->comm));
-    if (why[0])
-        GALE_ERROR(GALE_ERR_INPUT, "[checkpoint] dir = '%s': %s (checkpoints are on: period %d)",
-                   dir, why, m->cfg.checkpoint.period);
-    return GALE_OK;
-}
-
 static int restore(gale_model_t *m, gale_ckpt_t *ck, const char *path)
 {
     GALE_CALL(check_config(m, ck, path));
@@ -309,6 +282,29 @@ static int restore(gale_model_t *m, gale_ckpt_t *ck, const char *path)
                    "restart file '%s' is at step %lld, beyond [timestepping] steps = %d (steps "
                    "is the total count from step 0, not the number still to run)",
                    path, (long long)ck->step, steps);
+    /* time is step dt's added one by one, as gale_model_step does: bit for
+     * bit, or the file's state is not what this experiment reached */
+    double t = 0;
+    for (int64_t s = 0; s < ck->step; s++) t += m->dt;
+    if (memcmp(&t, &ck->time, sizeof t) != 0)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "restart file '%s': time = %.17g s at step = %lld, but %lld steps of dt = "
+                   "%.17g s end at %.17g s (the file is forged or corrupt)", path, ck->time,
+                   (long long)ck->step, (long long)ck->step, m->dt, t);
+    /* the keys that define the initial state match, so set-up has just
+     * computed the file's energy0 and first probe value (decomposition-free
+     * sums, as the energy check below); the writer stores step + 1 values */
+    if (memcmp(&m->energy0, &ck->energy0, sizeof m->energy0) != 0)
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "restart file '%s': energy0 = %.17g, but this experiment's initial state has "
+                   "%.17g (the file is forged or corrupt)", path, ck->energy0, m->energy0);
+    if (m->probe && (ck->nprobe != ck->step + 1 || memcmp(&m->probe[0], &ck->probe[0],
+                                                           sizeof m->probe[0]) != 0))
+        GALE_ERROR(GALE_ERR_INPUT,
+                   "restart file '%s': probe length = %d at step = %lld, first value %.17g; the "
+                   "run stores step + 1 values, the first %.17g here (the file is forged or "
+                   "corrupt)", path, ck->nprobe, (long long)ck->step,
+                   ck->nprobe ? ck->probe[0] : 0.0, m->probe[0]);
     /* the field table must be the model's (name, levels, columns) */
     if (ck->nfield != m->nprog)
         GALE_ERROR(GALE_ERR_INPUT, "restart file '%s' holds %d fields; this run's state has %d "
@@ -371,7 +367,6 @@ int gale_restart_setup(gale_model_t *m, const char *restart_path)
 {
     if (m->cfg.checkpoint.period > 0 || restart_path)
         t_checkpoint = gale_timer_register("checkpoint", -1);
-    if (m->cfg.checkpoint.period > 0) GALE_CALL(check_dir(m));
     if (!restart_path) return GALE_OK;
     const double t0 = gale_wtime();
     gale_ckpt_t ck;
