@@ -26,8 +26,11 @@ run: build
 	$(BUILD)/gale-mpiexec -n $(NP) $(BUILD)/gale run configs/default.ini --report results/default.json
 	@echo "gale: results in results/default.json (run report); the log above is the run summary"
 
+# ends with the tests that did not run and why (tests/report_skips.py, from
+# CTest's JUnit file), pass or fail
 test: build
-	ctest --preset $(PRESET) -j $(JOBS)
+	@rc=0; ctest --preset $(PRESET) -j $(JOBS) --output-junit Testing/Temporary/junit.xml || rc=$$?; \
+	python3 tests/report_skips.py $(BUILD)/Testing/Temporary/junit.xml; exit $$rc
 
 clean:
 	rm -rf build

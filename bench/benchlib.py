@@ -310,6 +310,49 @@ def kbench(exe, args, np=1, threads=1, env=None, timeout=1800):
     return _run_json(cmd, e, js, "gale_kbench", timeout, show_tail=True)
 
 
+# ---- kernel categories ----
+
+def kernel_categories(rep):
+    """{kernel timer: its category} of a run report: the category of the
+    kernel's row list (kernels/gale_kdesc.h, GALE_KCATEGORIES), which the
+    report writes beside each kernel timer as `kernel_category`
+    (docs/report.md). Compute timers that are no kernel's (tr_wind) have none."""
+    return {k: v["kernel_category"] for k, v in rep["timers"].items() if "kernel_category" in v}
+
+
+_KCATS = {}
+
+
+def kernel_categories_of(gale):
+    """kernel_categories() of a one-step C2 run of the executable `gale`
+    (every kernel timer is in a report, run or not): for gale_kbench's
+    results, which name the timers without their categories. Cached per
+    executable; {} in a dry run."""
+    if gale not in _KCATS:
+        js = raw("categories", re.sub(r"\W+", "_", os.path.abspath(gale)).strip("_") + ".json")
+        rep = _run_json([gale, "run", os.path.join(ROOT, "configs", "default.ini"), "--mesh.name=C2",
+                         "--extrusion.levels=2", "--timestepping.steps=1", "--diagnostics.fields=",
+                         "--logging.progress_every=0", "--checkpoint.period=0", "--report", js],
+                        {"OMP_NUM_THREADS": "1"}, js, "gale run (kernel categories)", 120)
+        if rep is None:
+            if DRY:
+                return {}
+            sys.exit(f"bench: no kernel categories from {gale}: see {js}.log")
+        _KCATS[gale] = kernel_categories(rep)
+    return _KCATS[gale]
+
+
+def by_category(values, cats, suffix=""):
+    """{category + suffix: the sum of values {timer: x} over the category's
+    kernels}, every category of cats present (0 where none of its kernels
+    ran); timers that are no kernel's are left out."""
+    out = {c + suffix: 0.0 for c in sorted(set(cats.values()))}
+    for k, x in values.items():
+        if k in cats:
+            out[cats[k] + suffix] += x
+    return out
+
+
 # ---- output ----
 
 def save(args, name, obj, rows=None, columns=None):

@@ -20,6 +20,7 @@
 #include "gale_base.h"
 #include "gale_base_mpi.h"
 #include "gale_config.h"
+#include "gale_config_mpi.h"
 #include "gale_model.h"
 
 #include <math.h>

@@ -27,6 +27,7 @@
 #include "gale_base.h"
 #include "gale_base_mpi.h"
 #include "gale_config.h"
+#include "gale_config_mpi.h"
 #include "gale_model.h"
 #include "gale_report.h"
 #include "gale_triad.h"

@@ -477,10 +477,14 @@ static inline void gale_kb_batch_lanes(int b, int c0, int c1, int *restrict l0, 
 /* Rows (gale_kdesc.h): the operator reads its four neighbours (stencil 1);
  * the column-local ones go as far into the halo as their inputs are valid.
  * restrict and prolong run on the coarse level of a pair, whose owned cells'
- * children are owned fine cells: 3 more fine columns per coarse column. */
+ * children are owned fine cells: 3 more fine columns per coarse column.
+ * GALE_KROWS_SOLVER: the Helmholtz operator; GALE_KROWS_PRECOND: the
+ * preconditioners' kernels (the multigrid's residual, smoother and
+ * transfers). */
 #define GALE_KROWS_SOLVER(K)                                                               \
     K(helmholtz, CELLS, M, DF, 0, 1, 16, 19, ((x, C, R, 1), (y, C, W, 0)),                 \
-      gale_kb_helmholtz_d(KM, i, x, y), gale_kb_helmholtz_f(KM, i, x, y))                  \
+      gale_kb_helmholtz_d(KM, i, x, y), gale_kb_helmholtz_f(KM, i, x, y))
+#define GALE_KROWS_PRECOND(K)                                                              \
     K(residual, CELLS, M, DF, 0, 1, 16, 20, ((x, C, R, 1), (b, C, R, 0), (r, C, W, 0)),    \
       gale_kb_residual_d(KM, i, x, b, r), gale_kb_residual_f(KM, i, x, b, r))              \
     K(pc_diag, CELLS, M, DF, 0, 1, 8, 1, ((r, C, R, 0), (z, C, W, 0)),                     \

@@ -698,26 +698,6 @@ static inline void gale_kb_nl_rhoe(const gale_kmesh_t *km, const gale_knl_t *nk,
       ((tau, S, R, 0), (du, E, R, 0), (dw, I, R, 0), (b, I, R, 0), (Rt, I, R, 0),          \
        (Rr, C, R, 0), (w, I, RW, 0), (th, I, RW, 0), (rho, C, RW, 0)),                     \
       gale_kb_nl_update(KM, NK, i, tau, du, dw, b, Rt, Rr, w, th, rho), 0)                 \
-    K(nl_fluxes, EDGES, N, D, 0, 1, 0, 3, ((ub, E, R, 0), (f, E, W, 0), (fi, E, W, 0)),    \
-      gale_kb_nl_fluxes(KM, i, ub, f, fi), 0)                                              \
-    K(nl_advi, CELLS, N, D, 0, 1, 0, 10,                                                   \
-      ((q, I, R, 0), (tq, I, R, 0), (t1, I, R, 0), (wb, I, R, 0), (tend, I, W, 0)),        \
-      gale_kb_nl_advi(KM, NK, i, q, tq, t1, wb, tend), 0)                                  \
-    K(nl_recon, CELLS, N, D, 0, 1, 64.0 / NL, 22,                                          \
-      ((u, E, R, 0), (ue, C, W, 0), (un, C, W, 0), (ke, C, W, 0)),                         \
-      gale_kb_nl_recon(KM, NK, i, u, ue, un, ke), 0)                                       \
-    K(nl_mom, EDGES, N, D, 0, 0, 0, 20,                                                    \
-      ((ue, C, R, 1), (un, C, R, 1), (wb, I, R, 1), (out, E, W, 0)),                       \
-      gale_kb_nl_mom(KM, NK, i, ue, un, wb, out), 0)                                       \
-    K(nl_cart, CELLS, N, D, 0, 1, 48.0 / NL, 6,                                            \
-      ((ue, C, R, 0), (un, C, R, 0), (cx, C, W, 0), (cy, C, W, 0), (cz, C, W, 0)),         \
-      gale_kb_nl_cart(KM, NK, i, ue, un, cx, cy, cz), 0)                                   \
-    K(nl_madv, EDGES, N, D, 0, 0, 0, 22,                                                   \
-      ((cx, C, R, 1), (cy, C, R, 1), (cz, C, R, 1), (tx, C, R, 1), (ty, C, R, 1),          \
-       (tz, C, R, 1), (dv, C, R, 1), (out, E, RW, 0)),                                     \
-      gale_kb_nl_madv(KM, NK, i, cx, cy, cz, tx, ty, tz, dv, out), 0)                      \
-    K(nl_cfl, CELLS, M, D, 0, 1, 0, 12, ((dt, S, R, 0), (u, E, R, 0), (cf, C, W, 0)),       \
-      gale_kb_nl_cfl(KM, i, dt, u, cf), 0)                                                 \
     K(nl_fcor, CELLS, N, D, 0, 1, 8.0 / NL, 0, ((q, C, W, 0)), gale_kb_nl_fcor(KM, NK, i, q), 0) \
     K(nl_dcor, EDGES, N, D, 0, 0, 0, 18,                                                   \
       ((ue, C, R, 1), (un, C, R, 1), (w, I, R, 1), (out, E, RW, 0)),                       \
@@ -742,5 +722,34 @@ static inline void gale_kb_nl_rhoe(const gale_kmesh_t *km, const gale_knl_t *nk,
     K(nl_grid, EDGES, N, D, 0, 1, 0, 8,                                                    \
       ((u, E, R, 0), (ue, C, R, 1), (un, C, R, 1), (r, E, W, 0)),                          \
       gale_kb_nl_grid(KM, NK, i, u, ue, un, r), 0)
+
+/* The nonlinear core's transport (semi_implicit.c's transport() and its
+ * tendencies): the advecting wind's fluxes, the advective forms of theta and
+ * w, the wind's reconstruction and its vertical and (advective form)
+ * horizontal advection, and the Courant number that sets the substeps. The
+ * forcing also calls nl_recon (and the budget nl_recon and nl_cfl); the
+ * vector-invariant form's vorticity force (nl_vort, nl_apvm, nl_corw) is
+ * the forcing's (GALE_KROWS_NL). */
+#define GALE_KROWS_NL_TRANSPORT(K)                                                         \
+    K(nl_fluxes, EDGES, N, D, 0, 1, 0, 3, ((ub, E, R, 0), (f, E, W, 0), (fi, E, W, 0)),    \
+      gale_kb_nl_fluxes(KM, i, ub, f, fi), 0)                                              \
+    K(nl_advi, CELLS, N, D, 0, 1, 0, 10,                                                   \
+      ((q, I, R, 0), (tq, I, R, 0), (t1, I, R, 0), (wb, I, R, 0), (tend, I, W, 0)),        \
+      gale_kb_nl_advi(KM, NK, i, q, tq, t1, wb, tend), 0)                                  \
+    K(nl_recon, CELLS, N, D, 0, 1, 64.0 / NL, 22,                                          \
+      ((u, E, R, 0), (ue, C, W, 0), (un, C, W, 0), (ke, C, W, 0)),                         \
+      gale_kb_nl_recon(KM, NK, i, u, ue, un, ke), 0)                                       \
+    K(nl_mom, EDGES, N, D, 0, 0, 0, 20,                                                    \
+      ((ue, C, R, 1), (un, C, R, 1), (wb, I, R, 1), (out, E, W, 0)),                       \
+      gale_kb_nl_mom(KM, NK, i, ue, un, wb, out), 0)                                       \
+    K(nl_cart, CELLS, N, D, 0, 1, 48.0 / NL, 6,                                            \
+      ((ue, C, R, 0), (un, C, R, 0), (cx, C, W, 0), (cy, C, W, 0), (cz, C, W, 0)),         \
+      gale_kb_nl_cart(KM, NK, i, ue, un, cx, cy, cz), 0)                                   \
+    K(nl_madv, EDGES, N, D, 0, 0, 0, 22,                                                   \
+      ((cx, C, R, 1), (cy, C, R, 1), (cz, C, R, 1), (tx, C, R, 1), (ty, C, R, 1),          \
+       (tz, C, R, 1), (dv, C, R, 1), (out, E, RW, 0)),                                     \
+      gale_kb_nl_madv(KM, NK, i, cx, cy, cz, tx, ty, tz, dv, out), 0)                      \
+    K(nl_cfl, CELLS, M, D, 0, 1, 0, 12, ((dt, S, R, 0), (u, E, R, 0), (cf, C, W, 0)),       \
+      gale_kb_nl_cfl(KM, i, dt, u, cf), 0)
 
 #endif

@@ -46,9 +46,31 @@
 #include "gale_kbodies_nl.h"
 #include "gale_kbodies_transport.h"
 
+/* The row lists, in id order. */
 #define GALE_KERNELS(K)                                                                    \
-    GALE_KROWS_DYNAMICS(K) GALE_KROWS_VECTOR(K) GALE_KROWS_SOLVER(K) GALE_KROWS_REDUCE(K) \
-    GALE_KROWS_TRANSPORT(K) GALE_KROWS_NL(K)
+    GALE_KROWS_DYNAMICS(K) GALE_KROWS_VECTOR(K) GALE_KROWS_SOLVER(K) GALE_KROWS_PRECOND(K)    \
+    GALE_KROWS_REDUCE(K) GALE_KROWS_TRANSPORT(K) GALE_KROWS_NL(K) GALE_KROWS_NL_TRANSPORT(K)
+
+/* Each row list's category: a kernel's is its list's (gale_kdesc_t.category;
+ * the run report writes it beside the kernel's timer, and the benchmarks'
+ * time categories are derived from it, docs/report.md). A list missing here,
+ * or named twice, fails to compile (kdesc.c).
+ *
+ *   dynamics   the linear core's operators (GALE_KROWS_DYNAMICS)
+ *   vector     whole-field vector operations: axpby, copy, convert, lincomb
+ *   solver     the Helmholtz operator (GALE_KROWS_SOLVER)
+ *   precond    the preconditioners: pc_diag, pc_tridiag, the multigrid's
+ *              residual, smooth, restrict, prolong (GALE_KROWS_PRECOND)
+ *   reduce     the dot products and the health checks (the transport's
+ *              min/max is a transport kernel)
+ *   transport  the transport scheme: tr_* and the nonlinear core's
+ *              transport (GALE_KROWS_NL_TRANSPORT)
+ *   nonlinear  the rest of the nonlinear core: equation of state, forcing
+ *              (the vorticity force too), its residual, the update, the
+ *              reference state, the budgets (GALE_KROWS_NL) */
+#define GALE_KCATEGORIES(C)                                                                \
+    C(DYNAMICS, dynamics) C(VECTOR, vector) C(SOLVER, solver) C(PRECOND, precond)          \
+    C(REDUCE, reduce) C(TRANSPORT, transport) C(NL, nonlinear) C(NL_TRANSPORT, transport)
 
 #define GALE_KID_(name, ...) GALE_K_##name,
 enum { GALE_KERNELS(GALE_KID_) GALE_K_N };
@@ -75,7 +97,8 @@ typedef struct {
     int nfield, nscalar;
     gale_karg_t field[GALE_KMAXF];
     const char *scalar[GALE_KMAXS + 1];
-    const char *call; /* call_d as written in the row */
+    const char *call;     /* call_d as written in the row */
+    const char *category; /* its row list's (GALE_KCATEGORIES) */
 } gale_kdesc_t;
 extern const gale_kdesc_t gale_kdesc[GALE_K_N]; /* by GALE_K_* id (kdesc.c) */
 

@@ -26,7 +26,7 @@
 #define GALE_KPREC_D 0
 #define GALE_KPREC_DF 1
 
-#define GALE_KROW_(name, space, aux, prec, ext, red, bytes, flops, args, cd, cf)             \
+#define GALE_KROW_(cat, name, space, aux, prec, ext, red, bytes, flops, args, cd, cf)        \
     [GALE_K_##name] = {#name,                                                              \
                        GALE_KS_##space,                                                    \
                        GALE_KAUX_##aux,                                                    \
@@ -37,8 +37,25 @@
                        0 GALE_PP_MAPT(GALE_KNS_, args),                                    \
                        {GALE_PP_MAPT(GALE_KF_, args)},                                     \
                        {GALE_PP_MAPT(GALE_KS_, args) NULL},                                \
-                       #cd},
-const gale_kdesc_t gale_kdesc[GALE_K_N] = {GALE_KERNELS(GALE_KROW_)};
+                       #cd,                                                                \
+                       cat},
+/* The table by row list, each list's rows with its category: a row macro per
+ * category (a category named in GALE_KCATEGORIES without one here does not
+ * compile). */
+#define GALE_KROW_dynamics(...) GALE_KROW_("dynamics", __VA_ARGS__)
+#define GALE_KROW_vector(...) GALE_KROW_("vector", __VA_ARGS__)
+#define GALE_KROW_solver(...) GALE_KROW_("solver", __VA_ARGS__)
+#define GALE_KROW_precond(...) GALE_KROW_("precond", __VA_ARGS__)
+#define GALE_KROW_reduce(...) GALE_KROW_("reduce", __VA_ARGS__)
+#define GALE_KROW_transport(...) GALE_KROW_("transport", __VA_ARGS__)
+#define GALE_KROW_nonlinear(...) GALE_KROW_("nonlinear", __VA_ARGS__)
+#define GALE_KROWS_IN_(list, cat) GALE_KROWS_##list(GALE_KROW_##cat)
+const gale_kdesc_t gale_kdesc[GALE_K_N] = {GALE_KCATEGORIES(GALE_KROWS_IN_)};
+/* every list of GALE_KERNELS has a category, once: the same number of rows */
+#define GALE_KONE_(...) +1
+#define GALE_KCOUNT_(list, cat) GALE_KROWS_##list(GALE_KONE_)
+_Static_assert(0 GALE_KCATEGORIES(GALE_KCOUNT_) == GALE_K_N,
+               "a row list of GALE_KERNELS missing from GALE_KCATEGORIES, or named twice");
 
 #define GALE_KBYTES_(name, space, aux, prec, ext, red, bytes, flops, args, cd, cf)           \
     case GALE_K_##name: return (double)(bytes);

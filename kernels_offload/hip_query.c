@@ -7,7 +7,7 @@
 #include <hip/hip_runtime_api.h>
 #include <stdio.h>
 
-#include "gale_koffload.h"
+#include "device.h"
 
 int gale_koff_hip_query(int ordinal, gale_koff_hip_t *q)
 {

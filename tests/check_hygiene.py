@@ -12,6 +12,12 @@
       Every `docs/NAME.md` that code or docs cite exists, and nothing cites a
       DESIGN.md (the repository has none: the docs/ file that holds the
       content is the one to cite).
+  check_hygiene.py cycles DIR...
+      No call cycle between the .c files of one folder: file A uses file B
+      when A names (outside comments and strings) a function that B defines
+      without `static`; a chain of such uses that comes back to its start is
+      a cycle, named with the function that makes each step. Each folder is
+      checked alone (calls into other folders do not count).
 
 Exit 0 when every rule holds, 1 with every violation named.
 """
@@ -121,11 +127,84 @@ def citations(root):
     return bad
 
 
+# any external function: a type, the name, its parameters, then its body
+EXTERNAL = re.compile(r"^(?!static\b|typedef\b|extern\b)[A-Za-z_][\w \t\*]*?[\s\*](\w+)\s*"
+                      r"\(([^;{}]*?)\)\s*\{", re.M)
+C_NOISE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+def file_uses(folder):
+    """{file: {other file: [functions of other file it names]}} for the .c
+    files of folder, from their text without comments and strings."""
+    text = {}
+    for f in sorted(os.listdir(folder)):
+        if f.endswith(".c"):
+            with open(os.path.join(folder, f), errors="replace") as fh:
+                text[f] = C_NOISE.sub(lambda m: " " if m.group(0)[0] == "/" else '""', fh.read())
+    owner = {}
+    for f, t in text.items():
+        for m in EXTERNAL.finditer(t):
+            if m.group(1) not in ("if", "for", "while", "switch", "return", "sizeof"):
+                owner.setdefault(m.group(1), f)
+    uses = {f: {} for f in text}
+    for f, t in text.items():
+        words = set(re.findall(r"\b[A-Za-z_]\w*\b", t))
+        for name in sorted(words):
+            g = owner.get(name)
+            if g and g != f:
+                uses[f].setdefault(g, []).append(name)
+    return uses
+
+
+def cycles(dirs):
+    """Every folder's file-level call cycles, one message each (a shortest
+    cycle through each file that is on one)."""
+    bad, nfiles = [], 0
+    for folder in dirs:
+        uses = file_uses(folder)
+        nfiles += len(uses)
+        found = set()
+        for start in sorted(uses):
+            # breadth first from start: the shortest way back to it
+            prev, queue = {start: None}, [start]
+            back = None
+            while queue and back is None:
+                nxt = []
+                for f in queue:
+                    for g in sorted(uses[f]):
+                        if g == start:
+                            back = f
+                            break
+                        if g not in prev:
+                            prev[g] = f
+                            nxt.append(g)
+                    if back is not None:
+                        break
+                queue = nxt
+            if back is None:
+                continue
+            path = [back]
+            while prev[path[-1]] is not None:
+                path.append(prev[path[-1]])
+            path = path[::-1] + [start]  # start ... back start
+            key = frozenset(path)
+            if key in found:
+                continue
+            found.add(key)
+            steps = " -> ".join(f"{b} ({', '.join(uses[a][b][:3])})" for a, b in zip(path, path[1:]))
+            bad.append(f"{os.path.relpath(folder)}: call cycle {path[0]} -> {steps}")
+    print(f"check_hygiene cycles: {nfiles} .c files in {len(dirs)} folder(s)")
+    return bad
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("dead", "citations"):
+    if len(sys.argv) >= 3 and sys.argv[1] == "cycles":
+        mode, bad = "cycles", cycles([os.path.abspath(d) for d in sys.argv[2:]])
+    elif len(sys.argv) != 3 or sys.argv[1] not in ("dead", "citations"):
         sys.exit(__doc__)
-    mode, root = sys.argv[1], os.path.abspath(sys.argv[2])
-    bad = dead(root) if mode == "dead" else citations(root)
+    else:
+        mode, root = sys.argv[1], os.path.abspath(sys.argv[2])
+        bad = dead(root) if mode == "dead" else citations(root)
     for b in bad:
         print("FAIL: " + b)
     if bad:

@@ -1,38 +1,61 @@
 #!/bin/sh
-# `cmake --install` of this build into a fresh prefix (docs/sites.md): the
-# tree it lays out, the installed gale running an installed configuration
-# with the build's checksums, and its modulefile under Lmod: `module load
-# gale` puts that gale on PATH and sets GALE_ROOT and GALE_CONFIGS, also
-# after the prefix is moved; `module unload` takes them away again.
-# Without Lmod (not a Debian 12 package here) the module part exits 77.
-# usage: check_install.sh SOURCE_DIR BUILD_DIR WORK_DIR
+# `cmake --install` of this build into a fresh prefix (docs/sites.md), in two
+# parts, two tests:
+#   gale    (install_gale): the tree it lays out, and the installed gale, run
+#           by its path with no module system: its --version is the build's,
+#           and it runs an installed configuration with the build's checksums;
+#   module  (install_modulefile, after install_gale, on its prefix): the
+#           modulefile under Lmod: `module load gale` puts that gale on PATH
+#           and sets GALE_ROOT and GALE_CONFIGS, also after the prefix is
+#           moved; `module unload` takes them away again. Without Lmod (not a
+#           Debian 12 package here) this part alone exits 77, saying why.
+# usage: check_install.sh SOURCE_DIR BUILD_DIR WORK_DIR gale|module
 set -eu
 src=$1
 build=$2
 work=$3
-rm -rf "$work"
-mkdir -p "$work"
+part=${4:-gale}
 prefix=$work/prefix
-cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 ver=$("$build/gale" --version | sed -n 's/^gale //p')
-for f in bin/gale share/gale/configs/default.ini share/gale/configs/lfric_gungho.nml \
-    share/doc/gale/README.md share/doc/gale/docs/sites.md share/modulefiles/gale/"$ver"; do
-    [ -f "$prefix/$f" ] || { echo "FAIL: the install lacks $f"; exit 1; }
-done
-
 sums() { # the checksums object of a report, one line
     tr -d ' \n' <"$1" | sed 's/.*"checksums":{\([^}]*\)}.*/\1/'
 }
 case_args="--timestepping.steps=3 --diagnostics.fields= --logging.progress_every=0"
-# shellcheck disable=SC2086
-(cd "$work" && OMP_NUM_THREADS=1 "$build/gale" run "$src/configs/default.ini" $case_args \
-    --report build.json >build.log 2>&1) || { cat "$work/build.log"; exit 1; }
+
+if [ "$part" = gale ]; then
+    rm -rf "$work"
+    mkdir -p "$work"
+    cmake --install "$build" --prefix "$prefix" >"$work/install.log"
+    for f in bin/gale share/gale/configs/default.ini share/gale/configs/lfric_gungho.nml \
+        share/doc/gale/README.md share/doc/gale/docs/sites.md share/modulefiles/gale/"$ver"; do
+        [ -f "$prefix/$f" ] || { echo "FAIL: the install lacks $f"; exit 1; }
+    done
+    # shellcheck disable=SC2086
+    (cd "$work" && OMP_NUM_THREADS=1 "$build/gale" run "$src/configs/default.ini" $case_args \
+        --report build.json >build.log 2>&1) || { cat "$work/build.log"; exit 1; }
+    # the installed gale by its path: no module system needed
+    iver=$("$prefix/bin/gale" --version | sed -n 's/^gale //p')
+    [ -n "$iver" ] && [ "$iver" = "$ver" ] ||
+        { echo "FAIL: the installed gale --version says '$iver', the build's '$ver'"; exit 1; }
+    # shellcheck disable=SC2086
+    (cd "$work" && OMP_NUM_THREADS=1 "$prefix/bin/gale" run "$prefix/share/gale/configs/default.ini" \
+        $case_args --report installed_path.json >installed_path.log 2>&1) ||
+        { cat "$work/installed_path.log"; exit 1; }
+    a=$(sums "$work/build.json")
+    b=$(sums "$work/installed_path.json")
+    [ -n "$a" ] && [ "$a" = "$b" ] ||
+        { echo "FAIL: the installed gale's checksums differ: build {$a}, installed {$b}"; exit 1; }
+    echo "installed gale $iver (by its path): checksums equal the build's: {$b}"
+    exit 0
+fi
+[ -f "$work/build.json" ] && [ -x "$prefix/bin/gale" ] ||
+    { echo "FAIL: no install in $work: install_gale runs first"; exit 1; }
 
 # Lmod's shell set-up: where a login shell's Lmod says it is, else Debian's
 lmod=${LMOD_PKG:-/usr/share/lmod/lmod}/init/sh
 if [ ! -f "$lmod" ]; then
     echo "SKIPPED: no Lmod ($lmod): the modulefile is not checked" \
-        "(Debian 12: apt-get install lmod)"
+        "(Debian 12: apt-get install lmod); the installed gale itself is (install_gale)"
     exit 77
 fi
 # Lmod's init reads unset variables

@@ -35,7 +35,7 @@ add_test(NAME nml_fuzz
                  ${GALE_FUZZ_CASES} --gale ${GALE_EXE} --mpiexec ${GALE_MPIEXEC})
 set_tests_properties(nml_fuzz PROPERTIES LABELS "bad-input;fuzz" TIMEOUT 600 PROCESSORS 2)
 
-# docs/lfric-namelist.md's table of every LFRic namelist key is config_nml.c's
+# docs/lfric-namelist.md's table of every LFRic namelist key is config_nml_table.c's
 # table (`gale help namelist --markdown`): a key or category changed in one
 # and not the other fails
 add_test(NAME docs_namelist_table

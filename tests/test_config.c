@@ -2,6 +2,7 @@
  * input (status and the message's content), the dump round trip, the key
  * table printout and LFRic namelists. */
 #include "gale_base.h"
+#include "config_internal.h"
 #include "gale_config.h"
 #include "gale_solver.h" /* GALE_KRYLOV_*, GALE_PC_* */
 #include "gale_test.h"

@@ -4,6 +4,7 @@
  * usage: test_config_mpi GOOD.ini BAD.ini LFRIC.nml */
 #include "gale_base.h"
 #include "gale_config.h"
+#include "gale_config_mpi.h"
 #include "gale_test.h"
 
 #include <mpi.h>

@@ -7,11 +7,12 @@
  *
  * Every key is described once, in gale_keys[] (config_keys.c): type, default,
  * range or choices and a one-line help. The parser, `gale help config`, the
- * resolved-config dump and the README table all come from that table. */
+ * resolved-config dump and the README table all come from that table.
+ * gale_config_mpi.h has gale_config_load (MPI); config_internal.h what the
+ * files of src/config/ share. */
 #ifndef GALE_CONFIG_H
 #define GALE_CONFIG_H
 
-#include <mpi.h>
 #include <stddef.h>
 
 typedef enum {
@@ -143,13 +144,11 @@ extern const int gale_nkeys;
 /* All keys at their defaults (cannot fail: the defaults are checked by a test). */
 void gale_config_defaults(gale_config_t *cfg);
 
-/* Rank 0 reads path (may be NULL: defaults only) and applies the overrides
- * ("--section.key=value" or "section.key=value"), then broadcasts the result.
- * Collective over comm. Bad input: GALE_ERR_INPUT on every rank, the message
- * printed once by rank 0. */
-int gale_config_load(gale_config_t *cfg, const char *path, int noverrides, char **overrides,
-                     MPI_Comm comm);
-/* Serial: the same, for one process (tests and the MPI-free commands). */
+/* Reads path (may be NULL: defaults only; an INI file, or an LFRic namelist
+ * when it ends in .nml) and applies the overrides ("--section.key=value" or
+ * "section.key=value"), for one process (gale_config_load in
+ * gale_config_mpi.h: on one rank, broadcast). Bad input: GALE_ERR_INPUT, the
+ * message printed. */
 int gale_config_parse(gale_config_t *cfg, const char *path, int noverrides, char **overrides);
 
 /* The resolved configuration as INI text (every key), NUL-terminated; returns
@@ -159,7 +158,7 @@ size_t gale_config_dump(const gale_config_t *cfg, char *buf, size_t n);
 const char *gale_config_choice(const char *section, const char *key, int value);
 /* `gale help config`: the key table as text (Markdown when md != 0). */
 void gale_config_print_keys(int md);
-/* `gale help namelist`: what every LFRic namelist key does (config_nml.c's
+/* `gale help namelist`: what every LFRic namelist key does (config_nml_table.c's
  * table; docs/lfric-namelist.md, "Every key"), Markdown when md != 0. */
 void gale_config_print_nml(int md);
 /* Where [section] key's value came from, for messages, in buf: "run.nml:61:
@@ -170,33 +169,6 @@ void gale_config_print_nml(int md);
 int gale_config_origin(const gale_config_t *cfg, const char *section, const char *key,
                        char *buf, size_t n);
 
-/* Private to config.c and config_nml.c (the namelist reader sets keys through
- * the INI parser's validation and suggests names the same way). */
-int gale_config_set_(gale_config_t *cfg, const char *section, const char *key, const char *text,
-                     char *why, size_t n);
-void gale_config_suggest_(char *out, size_t n, const char *word, const char *const *cands,
-                          int nc, const char *open, const char *close);
-int gale_config_read_nml_(gale_config_t *cfg, const char *path);
-/* The index of [section] key in gale_keys[], or -1. */
-int gale_config_key_index_(const char *section, const char *key);
-/* Records that line of the file set [section] key (text: a namelist's "&group
- * key = value", or "" for an INI line; line -1: the command line), for
- * gale_config_origin. */
-void gale_config_from_nml_(gale_config_t *cfg, const char *section, const char *key, int line,
-                           const char *text);
-/* The namelist table's own rules: every key of LFRic's namelists has one row
- * per namelist kind, each row what its category needs. 0, or -1 with why;
- * count[kind][category]: keys per gravity_wave (0) and GungHo (1) namelist
- * and category (not read, no effect, honoured, gale's value only, stood in). */
-int gale_config_nml_check_(char *why, size_t n, int count[2][5]);
-/* The whole text of a configuration file (malloc'd, to free), CR and CRLF
- * line ends made LF, a leading UTF-8 byte-order mark dropped; a NUL byte is
- * an error naming the file and line. */
-int gale_config_read_text_(const char *path, char **text);
-/* A real as written (C syntax; a namelist's d exponent made e first): 0, or
- * -1 with why when it is not a number, not finite, or a non-zero number that
- * underflows (reads as 0 or as a subnormal). */
-int gale_config_real_(const char *s, double *v, char *why, size_t n);
 /* [diagnostics] fields checked as the output will read them (names for the
  * core and levels, periods in whole steps of dt): GALE_ERR_INPUT naming
  * where the value came from. Defined in output/output.c, which owns the
