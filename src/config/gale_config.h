@@ -141,6 +141,14 @@ typedef struct {
 extern const gale_key_t gale_keys[];
 extern const int gale_nkeys;
 
+/* Output is on: [diagnostics] fields names something besides blanks and commas. */
+static inline int gale_config_output_on(const gale_config_t *cfg)
+{
+    const char *f = cfg->diagnostics.fields;
+    while (*f == ' ' || *f == '\t' || *f == ',') f++;
+    return *f != '\0';
+}
+
 /* All keys at their defaults (cannot fail: the defaults are checked by a test). */
 void gale_config_defaults(gale_config_t *cfg);
 

@@ -387,7 +387,7 @@ double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
      * buffer) of the largest field from each other rank of its group (all
      * ranks stand in for a node's with aggregators = 0) */
     const char *fl = cfg->diagnostics.fields;
-    if (fl[strspn(fl, " ,")]) {
+    if (gale_config_output_on(cfg)) {
         double nf = 0, widest = 1; /* in cell columns: u lives on edges, two per cell */
         for (const char *c = fl; *c;) {
             c += strspn(c, " ,");
@@ -414,8 +414,7 @@ double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
  * buffer_mib (one buffer when synchronous), 0 without output. */
 static double ring_bytes(const gale_config_t *cfg)
 {
-    const char *fl = cfg->diagnostics.fields;
-    if (!fl[strspn(fl, " ,")]) return 0;
+    if (!gale_config_output_on(cfg)) return 0;
     return (cfg->io.synchronous ? 1 : cfg->io.buffers) * cfg->io.buffer_mib * 1048576;
 }
 

@@ -11,11 +11,6 @@
 /* the checkpoint names gale_restart_checkpoint makes */
 static const char *const ckpt_names[] = {"gale_ckpt_#.ckpt", NULL};
 
-static int any_field(const char *fields)
-{
-    return strspn(fields, " \t,") < strlen(fields);
-}
-
 int gale_output_check_paths(const gale_config_t *c, const char *report, MPI_Comm comm)
 {
     int rank;
@@ -26,7 +21,7 @@ int gale_output_check_paths(const gale_config_t *c, const char *report, MPI_Comm
             snprintf(msg, sizeof msg, "--report: %s", why);
         /* with [io] on_error = continue a bad output directory is a warning
          * at set-up (gale_output_init), not a refusal */
-        if (!msg[0] && any_field(c->diagnostics.fields) && c->io.on_error == GALE_IO_ON_ERROR_ABORT &&
+        if (!msg[0] && gale_config_output_on(c) && c->io.on_error == GALE_IO_ON_ERROR_ABORT &&
             gale_dir_prepare(c->io.dir, gale_io_output_names, why, sizeof why)) {
             gale_config_origin(c, "io", "dir", at, sizeof at);
             snprintf(msg, sizeof msg, "%s: %s (output is on: [diagnostics] fields)", at, why);
