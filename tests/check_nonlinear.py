@@ -67,12 +67,29 @@ shutil.rmtree(WORKDIR, ignore_errors=True)
 os.makedirs(WORKDIR)
 failures = []
 nrun = 0
+# Each bound below is derived (from the discretisation, the solver's
+# tolerance or the issue that asked for it) or a measured margin, said as
+# such with the value measured (2026-12-06, 2-vCPU Zen 4, gcc 12).
+#
+# Mass: the flux form conserves it to round-off. A cell's update rounds its
+# mass at most ~4 half-ulps (the flux difference, the scaling, the sum), so
+# in the worst case, every rounding of one sign in every cell and step, the
+# total drifts 2 eps a step: 120 steps (the longest run here) x 2 x 2.2e-16
+# = 5.3e-14 < MASS. Measured: 2e-16 to 4e-16 in every mode.
+MASS = 1e-13
 
 
 def check(ok, what):
     print(("ok:   " if ok else "FAIL: ") + what)
     if not ok:
         failures.append(what)
+
+
+def check_mass(nl, what):
+    """The run's mass change, at the end and the largest over the run."""
+    for k in ("mass_rel_change", "max_mass_rel_change"):
+        if k in nl:
+            check(abs(nl[k]) < MASS, f"{what}: |{k}| = {abs(nl[k]):.3e} (< {MASS:g})")
 
 
 def run(config, args, np=1, threads=1, expect_ok=True, timeout=TIMEOUT):
@@ -108,13 +125,14 @@ if MODE == "resting":
         print(f"      {prof}: max_u {rep['max_u']:.3e}, max_w {rep['max_w']:.3e}, "
               f"over the run {rep.get('max_u_over_run')} / {rep.get('max_w_over_run')}, "
               f"mass change {nl['mass_rel_change']:+.3e} (largest {nl['max_mass_rel_change']:.3e})")
+        # a measured margin: at most 1.4e-12 m/s (u) and 2.1e-14 (w) over
+        # 10 days, 70x under the bound. (Round-off of the balanced forcing,
+        # eps g dt = 1.6e-11 m/s a step, if it grew linearly, would reach
+        # 2e-9 m/s: the solver does not let it accumulate.)
         for k in ("max_u", "max_w", "max_u_over_run", "max_w_over_run"):
             if k in rep:
                 check(rep[k] < 1e-10, f"{prof}: {k} = {rep[k]:.3e} (< 1e-10)")
-        check(abs(nl["mass_rel_change"]) < 1e-13,
-              f"{prof}: |mass_rel_change| = {abs(nl['mass_rel_change']):.3e} (< 1e-13)")
-        check(nl["max_mass_rel_change"] < 1e-13,
-              f"{prof}: max_mass_rel_change = {nl['max_mass_rel_change']:.3e} (< 1e-13)")
+        check_mass(nl, prof)
 
 elif MODE == "linearity":
     # theta'(a) = theta(a) - theta(0) after 12 steps, with DCMIP's 20 m/s wind
@@ -124,7 +142,10 @@ elif MODE == "linearity":
     # (docs/nonlinear.md): it must fall with the amplitude, as a nonlinearity
     # does, and stay under 3e-3. It falls as a^0.55 because rho's vertical
     # flux is upwinded on the sign of w, and the unbalanced 20 m/s background's
-    # own w changes sign everywhere (with that flux centred it is 9.3e-6)
+    # own w changes sign everywhere (with that flux centred it is 9.3e-6).
+    # Measured: 9.7e-6 and 9.2e-6 at rest, 6.3e-4 vector-invariant in the
+    # wind, 2.2e-3 advective (its 3e-3 bound a measured margin, 1.4x), and
+    # 6.0e-4 at a = 1e-4 (the bound: half of 1e-3's, a nonlinearity's fall)
     def nonlinearity(u0, form, a):
         case = ["--mesh.name=C8", "--extrusion.levels=10", "--timestepping.dt=50",
                 "--timestepping.steps=12", f"--initial.u0={u0}", "--multigrid.levels=3",
@@ -234,7 +255,8 @@ elif MODE == "balanced_jet":
     # max|w| 5.8e-4 m/s; deep 0.18, 0.18, 5.9e-4). Without the deep forcing's
     # cos(lat) Coriolis and metric terms its max|w| is 1.75e-3 (its ps and v
     # stay inside the issue's bounds): the deep run's must stay within 1.5x
-    # the shallow's
+    # the shallow's (measured 1.03x; the bound lies between that and the
+    # 3.0x without those terms)
     case = ["--mesh.name=C24", "--timestepping.dt=1800", "--timestepping.steps=96",
             "--initial.perturbation=0"]
     maxw = {}
@@ -251,10 +273,7 @@ elif MODE == "balanced_jet":
               f"{what}: the defaults: the advective wind, no filter ({dyn})")
         check(nl["max_ps_change"] < 50, f"{what}: max_ps_change = {nl['max_ps_change']:.3f} Pa (< 50)")
         check(nl["max_v"] < 1, f"{what}: max_v = {nl['max_v']:.4f} m/s (< 1)")
-        check(abs(nl["mass_rel_change"]) < 1e-13,
-              f"{what}: |mass_rel_change| = {abs(nl['mass_rel_change']):.3e} (< 1e-13)")
-        check(nl["max_mass_rel_change"] < 1e-13,
-              f"{what}: max_mass_rel_change = {nl['max_mass_rel_change']:.3e} (< 1e-13)")
+        check_mass(nl, what)
     check(maxw["deep"] < 1.5 * maxw["shallow"], f"deep max_w {maxw['deep']:.3e} < 1.5 x the "
           f"shallow's {maxw['shallow']:.3e}")
 
@@ -262,11 +281,12 @@ elif MODE == "grid_mode":
     # docs/nonlinear.md: C8 L30, dt 7200 s, 10 days; measured: the
     # vector-invariant wind with the filter (grid_damping 0.5, e-folding 4 h)
     # grid mode 2.06 m/s, energy +3.1e-5, without it 6.67 m/s and +1.3e-4;
-    # the advective wind without a filter 2.64 m/s and +1.5e-5. The bounds
-    # sit a little under the geometric means of the filtered and unfiltered
-    # vector-invariant runs: they fail if the filter stops damping, if the
-    # advective form needs one, and (the third run) if they stop telling the
-    # two apart.
+    # the advective wind without a filter 2.64 m/s and +1.5e-5. Measured
+    # margins: the bounds lie between the filtered and unfiltered
+    # vector-invariant runs, near their geometric means (grid mode 4.0 m/s
+    # against 3.7, energy 6e-5 against 6.3e-5): they fail if the filter
+    # stops damping, if the advective form needs one, and (the third run) if
+    # they stop telling the two apart.
     for form, damping, bounded in (("true", "0.5", True), ("false", "0", True),
                                    ("true", "0", False)):
         case = ["--mesh.name=C8", "--timestepping.dt=7200", "--timestepping.steps=120",
@@ -279,8 +299,7 @@ elif MODE == "grid_mode":
         print(f"      C8 L30 10 days, {what}: grid mode {g[0]:.3f} -> {g[-1]:.3f} m/s (largest "
               f"{max(g):.3f}), energy {de:+.3e}, ps {nl['ps_min'] / 100:.2f}..{nl['ps_max'] / 100:.2f} hPa")
         check(len(g) == 121, f"{what}: per_step grid_mode has {len(g)} entries (121: steps 0..120)")
-        check(abs(nl["mass_rel_change"]) < 1e-13,
-              f"{what}: |mass_rel_change| = {abs(nl['mass_rel_change']):.3e} (< 1e-13)")
+        check_mass(nl, what)
         inside = max(g) < 4.0 and abs(de) < 6e-5
         check(inside == bounded, f"{what}: largest grid mode {max(g):.3f} m/s (< 4) and |energy "
               f"change| {abs(de):.3e} (< 6e-5): {'expected' if bounded else 'not expected'}")
@@ -307,6 +326,9 @@ elif MODE == "output":
         print(f"      ps {ps.min():.1f}..{ps.max():.1f} Pa, u_zonal {uz.min():.2f}..{uz.max():.2f}, "
               f"|v_meridional| {abs(vm).max():.3f} m/s, theta {th.min():.1f}..{th.max():.1f} K, "
               f"rho {rho.min():.4f}..{rho.max():.4f} kg m-3")
+        # physical ranges, each far from the measured values: ps
+        # 1001.6..1006.5 hPa, the jet's maximum 27.9 m/s (the analytic jet's
+        # 35 m/s averaged over C6's cells) in mid-latitudes, |v| 0.69 m/s
         check(99000 < ps.min() and ps.max() < 101500,
               f"surface_pressure {ps.min():.1f}..{ps.max():.1f} Pa within 990..1015 hPa")
         check(20 < uz.max() < 40, f"the jet's u_zonal maximum {uz.max():.2f} m/s (20..40)")
@@ -361,10 +383,11 @@ elif MODE == "gungho":
     print(f"      C16 'dcmip' L30 2 days: {mx['iterations_mean']:.2f} gcr iterations a solve, "
           f"{mx['global_sums'] / 48:.1f} global sums a step, mass change "
           f"{nl['mass_rel_change']:+.3e}, ps {nl['ps_min'] / 100:.2f}..{nl['ps_max'] / 100:.2f} hPa")
+    # the iterations: a measured margin (4.49, 1.2x); ps: the jet's
+    # balanced 1000 hPa with its 1 hPa perturbation, measured 999.6..1000.4
     check(mx["iterations_mean"] <= 5.5, f"gcr iterations a solve {mx['iterations_mean']:.2f} "
           "(<= 5.5; measured 4.49, and 3.94 over 10 days)")
-    check(abs(nl["mass_rel_change"]) < 1e-13,
-          f"|mass_rel_change| = {abs(nl['mass_rel_change']):.3e} (< 1e-13)")
+    check_mass(nl, "C16 2 days")
     check(99000 < nl["ps_min"] and nl["ps_max"] < 101000,
           f"ps {nl['ps_min']:.1f}..{nl['ps_max']:.1f} Pa within 990..1010 hPa")
 
@@ -374,7 +397,9 @@ elif MODE == "substeps":
     # substeps (C / limit = 0.25 / 0.15 -> 2, / 0.1 -> 3, / 0.06 -> 5), against
     # 13 (/ 0.02): only the transport's time step differs, so the
     # difference is its time error, third order for SSP-RK3 -- 8x from 1 to
-    # 2 substeps, 3.4x from 2 to 3 (measured 8.2x and 3.5x)
+    # 2 substeps, 3.4x from 2 to 3 (measured 8.2x and 3.5x). The bounds,
+    # 6.5 and 3.0, are 81% and 89% of those asymptotic ratios: a second-order
+    # scheme would give 4x and 2.25x
     def state(lim):
         d = os.path.join(WORKDIR, f"l{lim}")
         rep, _, _ = run(GUNGHO, ["--timestepping.steps=24", f"--dynamics.transport_courant={lim}",
@@ -401,7 +426,11 @@ elif MODE == "substeps":
 
 elif MODE == "newton":
     # the right-hand side of each inner iteration, from the solver's monitor:
-    # one step, 2 outer x 2 inner, solved to 1e-8
+    # one step, 2 outer x 2 inner, solved to 1e-8 (a solve's own error,
+    # 1e-8 of the right-hand side, is far below the falls measured). The
+    # bounds are measured margins: the column reference falls 6.1x and
+    # 10.8x (deep; 5.9x, 9.6x shallow) against 4.5; the mean's 2.9x and
+    # 1.4x against 3.5
     falls = {}
     for ref in ("column", "mean"):
         _, r, _ = run(GUNGHO, ["--timestepping.steps=1", "--mixed_solver.tolerance=1e-8",
