@@ -169,6 +169,8 @@ def scan():
     scripts = [os.path.join(ROOT, ".ci", "run")]
     for d in ("tests", "bench", "tools"):
         scripts += [f for f in glob.glob(os.path.join(ROOT, d, "*")) if os.path.isfile(f)]
+    # the Python packages of tools/ (tools/vecreport's code is in tools/gale_vecreport/)
+    scripts += sorted(glob.glob(os.path.join(ROOT, "tools", "*", "*.py")))
     for f in scripts:
         try:
             t = open(f).read()

@@ -23,6 +23,11 @@
 #   reports finds the loops whose width or status changes (named ones among
 #   them), a report against itself none, and a copy with one loop changed by
 #   hand exactly that loop (tests/check_vecreport_diff.py; no compiler needed).
+# vecreport_guard_unit, vecreport_diff_unit (labels unit and vecreport): unit
+#   tests of the guard and of the diff (tools/gale_vecreport/guard.py,
+#   diff.py) on hand-written inputs: a miniature kernel source, report rows,
+#   exception lists, -fopt-info text; exact verdicts, counts and messages.
+#   No compiler, well under a second each.
 find_program(GALE_VECREPORT_GCC gcc)
 set(_vr ${PROJECT_SOURCE_DIR}/tools/vecreport)
 set(_vr_out ${CMAKE_BINARY_DIR}/vecreport/test)
@@ -50,6 +55,12 @@ endif()
 add_test(NAME vecreport_diff
          COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_vecreport_diff.py ${_vr_out}/diff)
 set_tests_properties(vecreport_diff PROPERTIES LABELS "vecreport" TIMEOUT 120)
+
+add_test(NAME vecreport_guard_unit
+         COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_vecreport_guard_unit.py)
+add_test(NAME vecreport_diff_unit
+         COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_vecreport_diff_unit.py)
+set_tests_properties(vecreport_guard_unit vecreport_diff_unit PROPERTIES LABELS "unit;vecreport" TIMEOUT 60)
 
 # the same guard with clang-19 (the offload builds' compiler)
 find_program(GALE_VECREPORT_CLANG clang-19)
