@@ -1,12 +1,15 @@
-"""Shared helpers of the bench/ drivers: builds in their own directories,
-runs under the build's MPI launcher, the machine's description and load, and JSON/CSV output.
-Standard library only (the drivers run with /usr/bin/python3)."""
+"""The bench/ drivers' one library: builds in their own directories, runs
+under the build's MPI launcher, the machine's description and load, git
+revisions, run reports and their timer categories, Slurm job records, mesh
+sizes, JSON/CSV output and markdown tables (docs/benchmarks.md "The library").
+Standard library only; matplotlib where there is one (pyplot())."""
 import argparse
 import csv
 import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import time
@@ -18,34 +21,50 @@ RAW = os.path.join(ROOT, "build", "bench-raw")  # run reports and logs (not kept
 MPIEXEC = shutil.which("mpiexec.mpich") or shutil.which("mpiexec") or "mpiexec"
 
 
+class BadInput(Exception):
+    """A file or value the drivers cannot use: the message names it."""
+
+
 def launcher(exe):
     """The MPI launcher of the build that made exe: its gale-mpiexec (the
     configured MPIEXEC_EXECUTABLE and flags: mpiexec, srun, ...;
-    docs/sites.md), or mpiexec for a binary outside a build folder."""
-    own = os.path.join(os.path.dirname(os.path.abspath(exe)), "gale-mpiexec")
-    return own if os.access(own, os.X_OK) else MPIEXEC
-DRY = False
+    docs/sites.md) beside gale, a folder up from bench/gale_kbench; or
+    mpiexec for a binary outside a build folder."""
+    d = os.path.dirname(os.path.abspath(exe))
+    for own in (os.path.join(d, "gale-mpiexec"), os.path.join(os.path.dirname(d), "gale-mpiexec")):
+        if os.access(own, os.X_OK):
+            return own
+    return MPIEXEC
 
-def parser(description, quick_help="smaller sizes and fewer repeats (a check of the driver)"):
+
+def parser(description, quick_help="smaller sizes and fewer repeats (a check of the driver)",
+           build_dir=True, preset=True):
+    """The drivers' common options (docs/benchmarks.md); build_dir: --build-dir
+    too; preset: --preset (the build, default cpu-gnu)."""
     p = argparse.ArgumentParser(description=description,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    if preset:
+        p.add_argument("--preset", default="cpu-gnu", help="the build's CMake preset (default cpu-gnu)")
     p.add_argument("--dry-run", action="store_true", help="print the builds and runs, run nothing")
     p.add_argument("--quick", action="store_true", help=quick_help)
     p.add_argument("--no-build", action="store_true", help="use the existing build directories")
-    p.add_argument("--wait-load", type=float, default=None, metavar="L",
-                   help="before measuring, wait until the 1-minute load average is below L")
+    p.add_argument("--wait-load", type=float, nargs="?", const=0.5, default=None, metavar="L",
+                   help="before measuring, wait until the 1-minute load average is below L "
+                        "(0.5 without L), then before each run until the machine is idle")
     p.add_argument("--wait-max", type=float, default=1800, metavar="S",
                    help="give up waiting for a low load after S seconds (default 1800)")
     p.add_argument("--out", default=RESULTS, help="results directory (default bench/results)")
-    p.add_argument("--build-dir", default=None, metavar="DIR",
-                   help="use this configured build (cmake --preset P -B DIR) instead of "
-                        "build/bench-<preset> for every preset but the -novec builds (drivers "
-                        "of one preset; with --no-build: as it is)")
+    if build_dir:
+        p.add_argument("--build-dir", default=None, metavar="DIR",
+                       help="use this configured build (cmake --preset P -B DIR) instead of "
+                            "build/bench-<preset> for every preset but the -novec builds (drivers "
+                            "of one preset; with --no-build: as it is)")
     p.add_argument("--raw-dir", default=None, metavar="DIR",
                    help="run reports and logs (default build/bench-raw)")
     return p
 
 
+DRY = False  # --dry-run: print the builds and runs, run nothing
 BUILD_DIR = None  # --build-dir: replaces build/bench-<preset> (not the -novec builds)
 
 
@@ -75,13 +94,17 @@ def sh(cmd, env=None, cwd=ROOT, check=True, capture=True, timeout=None):
     e = dict(os.environ)
     if env:
         e.update(env)
-    r = subprocess.run(cmd, cwd=cwd, env=e, stdout=subprocess.PIPE if capture else None,
-                       stderr=subprocess.STDOUT if capture else None, text=True, timeout=timeout)
-    out = r.stdout or ""
-    if check and r.returncode != 0:
+    try:
+        r = subprocess.run(cmd, cwd=cwd, env=e, stdout=subprocess.PIPE if capture else None,
+                           stderr=subprocess.STDOUT if capture else None, text=True, timeout=timeout)
+        st, out = r.returncode, r.stdout or ""
+    except subprocess.TimeoutExpired as x:  # a failed run, as timeout(1) says it
+        o = x.output or ""
+        st, out = 124, (o.decode(errors="replace") if isinstance(o, bytes) else o) + f"\ntimed out after {timeout} s\n"
+    if check and st != 0:
         sys.stderr.write(out[-4000:])
-        raise SystemExit(f"bench: command failed ({r.returncode}): {text}")
-    return r.returncode, out
+        raise SystemExit(f"bench: command failed ({st}): {text}")
+    return st, out
 
 
 # ---- builds ----
@@ -102,19 +125,41 @@ def build_dir(preset, novec=False):
     return os.path.join(ROOT, "build", f"bench-{preset}" + ("-novec" if novec else ""))
 
 
+def cache_value(build, key):
+    """A value of build/CMakeCache.txt (None if absent)."""
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as f:
+            for line in f:
+                k, _, v = line.partition("=")
+                if k.split(":")[0] == key:
+                    return v.strip()
+    except OSError:
+        pass
+    return None
+
+
+def configure_build(src, bdir, preset, targets, novec=False, no_build=False, jobs=None):
+    """Configures bdir from the source tree src (once: cmake --preset P -B
+    bdir, with GALE_NOVEC=ON for novec; CMakeLists.txt says which flags that
+    adds) and builds targets, unless no_build; returns the commands run."""
+    cmds = []
+    if not os.path.exists(os.path.join(bdir, "CMakeCache.txt")):
+        if no_build and not DRY:
+            raise SystemExit(f"bench: {bdir} is not configured (and --no-build)")
+        cmds.append(["cmake", "--preset", preset, "-B", bdir] + (["-DGALE_NOVEC=ON"] if novec else []))
+    if no_build:
+        return []
+    cmds.append(["cmake", "--build", bdir, "-j", str(jobs or os.cpu_count() or 2), "--target", *targets])
+    for c in cmds:
+        sh(c, cwd=src)
+    return [" ".join(c) for c in cmds]
+
+
 def build(preset, novec=False, targets=("gale", "gale_kbench", "gale_stream"), skip=False):
-    """Configures (once) and builds preset into build/bench-<preset>[-novec]:
-    the preset's compiler, ISA and flags, with GALE_NOVEC=ON for novec
-    (CMakeLists.txt says which flags that adds)."""
+    """This tree's preset built into build/bench-<preset>[-novec] (or
+    --build-dir): the preset's compiler, ISA and flags; skip: as it is."""
     d = build_dir(preset, novec)
-    if skip and os.path.exists(os.path.join(d, "CMakeCache.txt")):
-        return d
-    if not os.path.exists(os.path.join(d, "CMakeCache.txt")):
-        cmd = ["cmake", "--preset", preset, "-B", d]
-        if novec:
-            cmd += ["-DGALE_NOVEC=ON"]
-        sh(cmd)
-    sh(["cmake", "--build", d, "-j", str(os.cpu_count() or 2), "--target", *targets])
+    configure_build(ROOT, d, preset, targets, novec=novec, no_build=skip)
     return d
 
 
@@ -245,7 +290,7 @@ def machine():
     info["clang"] = first_line(["clang-19", "--version"])
     info["mpi"] = first_line(["mpichversion"]) if shutil.which("mpichversion") else first_line([MPIEXEC, "--version"])
     # GALE_BENCH_SOURCE describes a tree that is not a git checkout (a snapshot)
-    info["git"] = os.environ.get("GALE_BENCH_SOURCE") or first_line(["git", "-C", ROOT, "describe", "--always", "--dirty"])
+    info["git"] = os.environ.get("GALE_BENCH_SOURCE") or describe()["describe"] or "?"
     info["code"] = code_revision()
     info["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     return info
@@ -263,24 +308,33 @@ def code_revision():
     of them has uncommitted changes ("" outside a git checkout)."""
     if os.environ.get("GALE_BENCH_SOURCE"):
         return os.environ["GALE_BENCH_SOURCE"]
-    def out(*args):
-        try:
-            r = subprocess.run(["git", "-C", ROOT, *args, "--", *CODE_PATHS], stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True)
-        except OSError:
-            return None
-        return r.stdout.strip() if r.returncode == 0 else None
-
-    rev, dirty = out("log", "-1", "--format=%h"), out("status", "--porcelain")
+    rev = git(ROOT, "log", "-1", "--format=%h", "--", *CODE_PATHS)
+    dirty = git(ROOT, "status", "--porcelain", "--", *CODE_PATHS)
     return rev + ("-dirty" if dirty else "") if rev else ""
+
+
+def git(cwd, *args):
+    """git -C cwd args: its output, None when it fails (no git, not a checkout)."""
+    try:
+        r = subprocess.run(["git", "-C", cwd, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return r.stdout.strip() if r.returncode == 0 else None
+
+
+def describe(src=ROOT):
+    """The commit of a source tree and whether it has changes."""
+    return {"source": src, "commit": git(src, "rev-parse", "HEAD"),
+            "describe": git(src, "describe", "--always", "--dirty")}
 
 
 # ---- runs ----
 
-def _run_json(cmd, env, js, what, timeout, show_tail=False):
+def _run_json(cmd, env, js, what, timeout, show_tail=False, cwd=ROOT):
     """Runs cmd, keeps its output in <js>.log; returns the JSON it wrote to js,
     or None when it failed (or in a dry run)."""
-    st, out = sh(cmd, env=env, check=False, timeout=timeout)
+    st, out = sh(cmd, env=env, check=False, timeout=timeout, cwd=cwd)
     if DRY:
         return None
     if show_tail:
@@ -290,16 +344,19 @@ def _run_json(cmd, env, js, what, timeout, show_tail=False):
     if st != 0:
         log(f"  {what} failed ({st}); log: {js}.log")
         return None
-    with open(js) as f:
-        return json.load(f)
+    return read_json(js, what)
 
 
-def gale_run(exe, np, threads, overrides, report, config="configs/default_tight.ini", timeout=900):
-    """gale run under mpiexec (output off); returns the report (dict) or None. The
-    default case with cg + tridiagonal to 1e-10, the solve the recorded results used."""
-    cmd = [launcher(exe), "-n", str(np), exe, "run", config, "--diagnostics.fields=",
-           "--logging.progress_every=0", *overrides, "--report", report]
-    return _run_json(cmd, {"OMP_NUM_THREADS": str(threads)}, report, "run", timeout)
+def gale_run(exe, np, threads, overrides, report, config="configs/default_tight.ini", timeout=900, env=None,
+             output=False, tool=(), cwd=ROOT):
+    """gale run under its build's launcher, output and progress lines off
+    unless output (then cwd takes what it writes); tool (valgrind ...) runs
+    gale. Returns the report (dict) or None. The default case with cg +
+    tridiagonal to 1e-10, the solve the recorded results used."""
+    cmd = [launcher(exe), "-n", str(np), *tool, exe, "run", config,
+           *([] if output else ["--diagnostics.fields=", "--logging.progress_every=0"]), *overrides,
+           "--report", report]
+    return _run_json(cmd, {"OMP_NUM_THREADS": str(threads), **(env or {})}, report, "run", timeout, cwd=cwd)
 
 
 def kbench(exe, args, np=1, threads=1, env=None, timeout=1800):
@@ -353,37 +410,222 @@ def by_category(values, cats, suffix=""):
     return out
 
 
+# ---- the step by category ----
+
+# The step's categories: the report's timers outside the kernels (docs/report.md).
+# compute is the `compute` timer, every kernel's time (the timers with
+# category compute) and the compute that is no kernel's (tr_wind); other is
+# the rest of wall_s (set-up inside the loop, the timers' own cost).
+STEP_TIMERS = {"compute": ("compute",), "halo": ("halo_pack", "halo_wait"),
+               "global_sums": ("global_sums",), "io": ("io_handoff", "io_wait"),
+               "transfers": ("h2d", "d2h")}
+
+
+def step_categories(rep, split=()):
+    """Seconds per step (mean over ranks) by category, adding up to the
+    report's wall_s / steps: STEP_TIMERS' and other. The kernel categories
+    in split come out of compute, each on its own; compute's rest is then
+    other_compute."""
+    t = {k: v["mean_s"] for k, v in rep["timers"].items()}
+    c = {k: sum(t.get(x, 0.0) for x in ts) for k, ts in STEP_TIMERS.items()}
+    if split:
+        parts = by_category(t, kernel_categories(rep))
+        for k in split:
+            c[k] = parts.get(k, 0.0)
+        c["other_compute"] = c.pop("compute") - sum(c[k] for k in split)
+    c["other"] = rep["wall_s"] - sum(c.values())
+    n = rep["steps"] or 1
+    return {k: v / n for k, v in c.items()}
+
+
+# ---- sizes ----
+
+MAX_N = 8192  # gale's largest cube (gale partition's limit)
+
+
+def mesh_n(text):
+    """N of a cubed-sphere mesh C<N> (or N); ValueError that says why not."""
+    m = re.match(r"^[Cc]?([1-9][0-9]*)$", text.strip()) if isinstance(text, str) else None
+    if not m or int(m.group(1)) > MAX_N:
+        raise ValueError(f"unknown mesh {json.dumps(text)}: expected a cubed sphere C<N> with N a "
+                         f"whole number from 1 to {MAX_N}, e.g. C512")
+    return int(m.group(1))
+
+
+def size(text):
+    """("C<N>", levels) of MESH:LEVELS, e.g. C48:30."""
+    mesh, _, lev = text.partition(":")
+    return f"C{mesh_n(mesh)}", int(lev)
+
+
+def ints(text):
+    """[int] of a comma-separated list, e.g. 1,2,4."""
+    return [int(x) for x in text.split(",") if x.strip()]
+
+
+def layouts(text):
+    """[(ranks, threads)] of RANKSxTHREADS,..., e.g. 1x1,2x1."""
+    out = []
+    for item in (x.strip().lower() for x in text.split(",") if x.strip()):
+        try:
+            r, t = (int(x) for x in item.split("x"))
+        except ValueError:
+            raise SystemExit(f"bench: layout {item!r} is not RANKSxTHREADS (e.g. 2x1)")
+        if r < 1 or t < 1:
+            raise SystemExit(f"bench: layout {item!r}: ranks and threads must be >= 1")
+        out.append((r, t))
+    if not out:
+        raise SystemExit("bench: no layouts")
+    return out
+
+
+# ---- Slurm job records ----
+
+# one record from scontrol's and sacct's words alike (docs/benchmarks.md)
+RECORD = ("id", "name", "state", "exit_code", "nodelist", "start", "end", "tasks")
+SCONTROL_KEYS = ("JobId", "JobName", "JobState", "ExitCode", "NodeList", "StartTime", "EndTime", "NumTasks")
+SACCT_FIELDS = "JobID,JobName,State,ExitCode,NodeList,Start,End,NTasks"
+
+
+def slurm_jobs(text, source):
+    """{job id: record} of `scontrol show job -o` (source "scontrol": a job a
+    line of Key=Value words) or `sacct -n -P -o SACCT_FIELDS` ("sacct");
+    each record has RECORD's keys, "from" (the source) and the state's first
+    word (sacct writes "CANCELLED by 0")."""
+    out = {}
+    for line in text.splitlines():
+        if source == "scontrol":
+            words = dict(w.partition("=")[::2] for w in line.split())
+            values = [words.get(k) for k in SCONTROL_KEYS]
+        else:
+            values = line.split("|")
+            if len(values) < len(RECORD):
+                continue
+        r = dict(zip(RECORD, values), **{"from": source})
+        if r["id"] and r["state"]:
+            r["state"] = r["state"].split()[0]
+            out[r["id"]] = r
+    return out
+
+
+def squeue(ids=None, env=None):
+    """{job id: state} of the jobs still queued or running (of ids)."""
+    r = subprocess.run(["squeue", "-h", "-o", "%i %T"] + (["-j", ",".join(ids)] if ids else []),
+                       capture_output=True, text=True, timeout=60, env=env)
+    if r.returncode and "Invalid job id" not in r.stderr:
+        log(f"  squeue failed ({r.returncode}): {r.stderr.strip()}")
+    return dict(line.split()[:2] for line in r.stdout.splitlines() if len(line.split()) >= 2)
+
+
+def job_records(ids, env=None):
+    """{id: record} of the jobs ids: scontrol's while slurmctld holds a job,
+    then sacct's (accounting) for the others."""
+    ids = [str(i) for i in ids]
+    recs = {}
+    for j in ids:
+        r = subprocess.run(["scontrol", "show", "job", "-o", j], capture_output=True, text=True,
+                           timeout=60, env=env)
+        recs.update({k: v for k, v in slurm_jobs(r.stdout, "scontrol").items() if k == j})
+    rest = [j for j in ids if j not in recs]
+    if rest and shutil.which("sacct", path=(env or os.environ).get("PATH")):
+        r = subprocess.run(["sacct", "-n", "-P", "-X", "-j", ",".join(rest), "-o", SACCT_FIELDS],
+                           capture_output=True, text=True, timeout=60, env=env)
+        recs.update({k: v for k, v in slurm_jobs(r.stdout, "sacct").items() if k in rest})
+    return recs
+
+
 # ---- output ----
+
+def write_text(path, text):
+    """path replaced whole (a temporary file, then a rename), never half
+    written; like gale, it refuses to replace what is not a regular file."""
+    if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
+        raise BadInput(f"{path}: not a regular file; refusing to replace it")
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+
+
+def write_json(path, obj):
+    write_text(path, json.dumps(obj, indent=1) + "\n")
+
+
+def read_json(path, what="JSON"):
+    """The JSON at path; BadInput naming the file when it is missing or not JSON."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError as e:
+        raise BadInput(f"{what} '{path}': {e.strerror}")
+    except ValueError as e:
+        raise BadInput(f"{what} '{path}': not valid JSON: {e}")
+
+
+def write_csv(path, rows, columns=None):
+    """rows (dicts) as CSV, floats exact (repr: a CSV value equals the JSON's)."""
+    columns = columns or list(rows[0].keys())
+    with open(path + ".tmp", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in r.items()})
+    os.replace(path + ".tmp", path)
+
 
 def save(args, name, obj, rows=None, columns=None):
     """bench/results/<name>.json (everything) and <name>.csv (rows)."""
     if DRY:
         return
     path = os.path.join(args.out, name + ".json")
-    with open(path + ".tmp", "w") as f:
-        json.dump(obj, f, indent=1)
-        f.write("\n")
-    os.replace(path + ".tmp", path)
+    write_json(path, obj)
     if rows:
-        columns = columns or list(rows[0].keys())
-        with open(os.path.join(args.out, name + ".csv"), "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
-            w.writeheader()
-            for r in rows:
-                w.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in r.items()})
+        write_csv(os.path.join(args.out, name + ".csv"), rows, columns)
     log(f"bench: wrote {path}" + (f" and {name}.csv" if rows else ""))
 
 
-def read(args_or_dir, name):
+def read(args_or_dir, name, need=False):
+    """<dir>/<name>.json, None when there is none (need: an exit saying so)."""
     d = args_or_dir if isinstance(args_or_dir, str) else args_or_dir.out
     path = os.path.join(d, name + ".json")
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        return json.load(f)
+    if need and not os.path.exists(path):
+        raise SystemExit(f"bench: no {path}")
+    return read_json(path) if os.path.exists(path) else None
 
 
 def raw(*parts):
     p = os.path.join(RAW, *parts)
     os.makedirs(os.path.dirname(p), exist_ok=True)
     return p
+
+
+def fmt(v, spec=".4g"):
+    """A table cell: "-" for no value."""
+    return "-" if v is None or v == "" else (format(v, spec) if isinstance(v, float) else str(v))
+
+
+def md_table(head, rows):
+    """A markdown table: the header, then a row per list of cells."""
+    line = lambda r: "| " + " | ".join(str(x) for x in r) + " |\n"  # noqa: E731
+    return line(head) + "|" + "---|" * len(head) + "\n" + "".join(line(r) for r in rows)
+
+
+def pyplot():
+    """matplotlib's pyplot without a display, None without matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError:
+        log("bench: no matplotlib for this Python: no figures")
+        return None
+
+
+def checkpoint_field(path, name):
+    """(levels, columns, values in gid order) of field name of a gale checkpoint."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import gale_ckpt  # the one reader of the format (docs/checkpoint.md)
+    try:
+        return gale_ckpt.read(path).field(name)
+    except (gale_ckpt.Error, OSError) as e:
+        raise SystemExit(f"bench: {e}")

@@ -15,16 +15,17 @@ usage: bench/io_async.py [--build DIR] [--np N] [--modes shared,per_rank,aggrega
                          [--repeat R] [--steps S] [--scratch DIR] [--out FILE]
                          [-- --section.key=value ...]   (passed to every run)"""
 import argparse
-import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib as B  # noqa: E402
+
+ROOT = B.ROOT
 
 
 def main():
@@ -46,26 +47,17 @@ def main():
     config = os.path.join(ROOT, "configs", "diagnostic_load.ini")
     scratch = a.scratch or tempfile.mkdtemp(prefix="gale_io_async_")
     os.makedirs(scratch, exist_ok=True)
-    env = dict(os.environ, OMP_NUM_THREADS="1")
-
-    # the launcher of gale's own build (docs/sites.md), else Debian's MPICH
-    own = os.path.join(os.path.dirname(os.path.abspath(gale)), "gale-mpiexec")
-    mpiexec = own if os.access(own, os.X_OK) else "mpiexec.mpich"
 
     def run(label, *overrides):
         out = os.path.join(scratch, "out")
         shutil.rmtree(out, ignore_errors=True)
         report = os.path.join(scratch, "report.json")
-        cmd = [mpiexec, "-n", str(a.np), gale, "run", config, "--report", report,
-               f"--io.dir={out}", "--logging.progress_every=0", *a.extra, *overrides]
-        if a.steps:
-            cmd.append(f"--timestepping.steps={a.steps}")
         t0 = time.time()
-        r = subprocess.run(cmd, capture_output=True, text=True, env=env)
-        if r.returncode != 0:
-            sys.exit(f"bench/io_async.py: {label} failed:\n{' '.join(cmd)}\n{r.stderr}")
-        with open(report) as f:
-            rep = json.load(f)
+        rep = B.gale_run(gale, a.np, 1, [f"--io.dir={out}", "--logging.progress_every=0", *a.extra, *overrides]
+                         + ([f"--timestepping.steps={a.steps}"] if a.steps else []),
+                         report, config=config, timeout=None, output=True, cwd=scratch)
+        if rep is None:
+            sys.exit(f"bench/io_async.py: {label} failed; log: {report}.log")
         shutil.rmtree(out, ignore_errors=True)
         io = rep.get("io", {})
         res = {"time_per_step_s": rep["time_per_step_s"], "wall_s": rep["wall_s"],
@@ -111,11 +103,13 @@ def main():
                 s[k] = med(xs, k)
         summary[name] = s
     base = summary["no_output"]["time_per_step_s"]
+    for s in summary.values():
+        s["time_per_step_vs_no_output"] = s["time_per_step_s"] / base
     print(f"\nconfigs/diagnostic_load.ini, {a.np} ranks x 1 thread, median of {a.repeat}")
     print(f"{'variant':16s} {'s/step':>8s} {'vs none':>8s} {'wait %':>8s} {'(max)':>8s} "
           f"{'busy %':>8s} {'MiB':>8s} {'MiB/s':>8s} {'busy MiB/s':>10s}")
     for name, s in summary.items():
-        line = f"{name:16s} {s['time_per_step_s']:8.4f} {s['time_per_step_s'] / base:8.3f}"
+        line = f"{name:16s} {s['time_per_step_s']:8.4f} {s['time_per_step_vs_no_output']:8.3f}"
         if "client_wait_pct" in s:
             line += (f" {s['client_wait_pct']['mean']:8.3f} {s['client_wait_pct']['max']:8.3f}"
                      f" {s['writer_busy_pct']['mean']:8.2f} {s['MiB']:8.1f}"
@@ -127,10 +121,7 @@ def main():
               "host_cores": os.cpu_count(), "loadavg_at_end": os.getloadavg(),
               "summary": summary, "runs": runs}
     os.makedirs(os.path.dirname(a.out), exist_ok=True)
-    tmp = a.out + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(result, f, indent=2)
-    os.replace(tmp, a.out)
+    B.write_json(a.out, result)
     print(f"\nwrote {a.out}")
 
 

@@ -18,7 +18,8 @@ on that report. Checked:
 - the categories are the rows': every kernel timer of the report has one,
   the transport kernels that ran include tr_* and nl_* ones, and the
   nonlinear core's transport rows (the names in GALE_KROWS_NL_TRANSPORT,
-  read from kernels/gale_kbodies_nl.h) are all transport in the report.
+  read from kernels/gale_kbodies_nl.h) are all transport in the report;
+- its speed-up targets (targets_of) on wall times given by hand.
 
 usage: check_scaling.py SOURCE_DIR GALE WORK_DIR"""
 import copy
@@ -95,6 +96,14 @@ for k in ran:
         moved = ", ".join(f"{c} {g:+.3g} s" for c, g in grew.items() if abs(g) > 1e-9)
         bad.append(f"{k} (kernel_category {kcat[k]}, ran {tm[k]['count']} times): 1 s more of it "
                    f"moves {moved or 'nothing'}, not {want} +1 s alone")
+# its targets on wall times given here: in cache 1x2 is 3.0 / 1.5 = 2x as
+# fast as 1x1 (met, >= 1.8), 2x1 3.0 / 2.0 = 1.5x (missed)
+walls = (("1x1", 3.0), ("1x2", 1.5), ("2x1", 2.0))
+tg, _, _ = scaling.targets_of(["in-cache"], [{"case": "in-cache", "label": k, "wall_s": w, "other_pct": 1.0}
+                                             for k, w in walls], [], [], None)
+for k, v, met in (("in-cache 1x2 speedup", 2.0, True), ("in-cache 2x1 speedup", 1.5, False)):
+    if abs(tg.get(k, {}).get("value", 0) - v) > 1e-12 or tg[k]["met"] is not met:
+        bad.append(f"targets_of: {k} {tg.get(k)}, expected value {v}, met {met}")
 if bad:
     sys.exit("FAIL:\n  " + "\n  ".join(bad))
 print(f"bench/scaling: categories add up to wall_s and compute; {len(ran)} kernels that ran each in "

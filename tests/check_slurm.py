@@ -8,7 +8,7 @@ check_slurm.py launch --gale GALE --gale-mpiexec GALE_MPIEXEC --mpiexec MPIEXEC 
     with the build's own launcher (gale-mpiexec -n 2) as the reference, then
     on the local Slurm:
     - `srun --mpi=pmi2 -n 2 gale run`: ONE job of 2 tasks (scontrol: its
-      NumTasks, state COMPLETED, exit 0:0) whose report has ranks 2 and the
+      tasks, state COMPLETED, exit 0:0) whose report has ranks 2 and the
       reference's checksums, bit for bit;
     - `srun -n 2` without --mpi=pmi2 (MpiDefault=none): two 1-rank runs,
       each report ranks 1 (why the option is needed with Debian's MPICH);
@@ -36,6 +36,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import slurm_local  # noqa: E402
+import benchlib  # noqa: E402  (slurm_local puts bench/ on the path)
 
 WHO = "check_slurm"
 STEPS = 6
@@ -85,17 +86,14 @@ def same_bits(what, rep, ref):
 
 
 def job_by_name(slurm, name):
-    """scontrol's record of the (only) job called name, once it has left the
-    queue: srun and salloc return while slurmctld may still show the job
+    """The record of the (only) job called name, once it has left the queue:
+    srun and salloc return while slurmctld may still show the job
     COMPLETING, which is not its final state."""
     r = slurm.run(["scontrol", "show", "job", "-o"])
-    found = [line for line in r.stdout.splitlines() if f" JobName={name} " in f" {line} "]
+    found = [j for j in benchlib.slurm_jobs(r.stdout, "scontrol").values() if j["name"] == name]
     if len(found) != 1:
         fail(f"expected one job named {name}, scontrol shows {len(found)}:\n{r.stdout}")
-    jid = next((w.partition("=")[2] for w in found[0].split() if w.startswith("JobId=")), None)
-    if not jid:
-        fail(f"scontrol's record of job {name} has no JobId:\n{found[0]}")
-    return slurm.wait_jobs([jid], timeout=60)[jid]
+    return slurm.wait_jobs([found[0]["id"]], timeout=60)[found[0]["id"]]
 
 
 def launch(a):
@@ -127,12 +125,12 @@ def launch(a):
             fail("srun --mpi=pmi2 -n 2 gale run failed", r)
         rep = report(p, r)
         job = job_by_name(slurm, "gale-srun-pmi2")
-        if job.get("NumTasks") != "2" or job.get("JobState") != "COMPLETED" or job.get("ExitCode") != "0:0":
-            fail(f"srun's job {job.get('JobId')}: NumTasks {job.get('NumTasks')}, state "
-                 f"{job.get('JobState')}, exit {job.get('ExitCode')} (want 2, COMPLETED, 0:0)")
+        if job.get("tasks") != "2" or job.get("state") != "COMPLETED" or job.get("exit_code") != "0:0":
+            fail(f"srun's job {job.get('id')}: {job.get('tasks')} tasks, state {job.get('state')}, exit "
+                 f"{job.get('exit_code')} (want 2, COMPLETED, 0:0)")
         if rep["ranks"] != 2:
             fail(f"srun --mpi=pmi2 -n 2: the report has ranks {rep['ranks']}, not 2 (not one MPI job)")
-        log(f"srun --mpi=pmi2 -n 2: job {job['JobId']}, 2 tasks, one run of {rep['ranks']} ranks")
+        log(f"srun --mpi=pmi2 -n 2: job {job['id']}, 2 tasks, one run of {rep['ranks']} ranks")
         same_bits("srun --mpi=pmi2 -n 2", rep, ref)
 
         # without --mpi=pmi2 (MpiDefault=none) the same line starts singletons
@@ -174,8 +172,8 @@ exec {shlex.quote(mpiexec)} -n 2 {shlex.quote(a.gale)} {' '.join(shlex.quote(x) 
         jid = r.stdout.strip().split(";")[0]
         info = slurm.wait_jobs([jid], timeout=90)[jid]
         text = open(out).read() if os.path.exists(out) else ""
-        if info.get("JobState") != "COMPLETED" or info.get("ExitCode") != "0:0":
-            fail(f"sbatch job {jid}: state {info.get('JobState')}, exit {info.get('ExitCode')}\n{text[-3000:]}")
+        if info.get("state") != "COMPLETED" or info.get("exit_code") != "0:0":
+            fail(f"sbatch job {jid}: state {info.get('state')}, exit {info.get('exit_code')}\n{text[-3000:]}")
         steps = sorted(re.findall(r"hydra rank (\d+) step (\d+)\.(\d+)", text))
         if [s[0] for s in steps] != ["0", "1"] or any(s[1] != jid for s in steps):
             fail(f"mpiexec inside sbatch job {jid}: expected ranks 0 and 1 in a step of job {jid}, got "
@@ -240,16 +238,16 @@ def ctest_srun(a):
             fail(f"ctest under srun: exit {r.returncode}, ran {sorted(ran)}, passed {sorted(passed)}; "
                  f"want all of {sorted(want)}", r)
         job = job_by_name(slurm, "gale-ctest-srun")
-        if job.get("JobState") != "COMPLETED":
-            fail(f"salloc job {job.get('JobId')}: state {job.get('JobState')}")
+        if job.get("state") != "COMPLETED":
+            fail(f"salloc job {job.get('id')}: state {job.get('state')}")
         # every test launched its ranks as job steps of the allocation (slurmd
         # logs each step it starts): at least one step per test
         with open(os.path.join(slurm.dir, "log", "slurmd.log")) as f:
-            steps = set(re.findall(rf"launch task StepId={job['JobId']}\.(\d+)", f.read()))
+            steps = set(re.findall(rf"launch task StepId={job['id']}\.(\d+)", f.read()))
         if len(steps) < len(want):
-            fail(f"slurmd started {len(steps)} steps in job {job['JobId']}, fewer than the "
+            fail(f"slurmd started {len(steps)} steps in job {job['id']}, fewer than the "
                  f"{len(want)} tests: the tests did not launch through srun")
-        log(f"ctest -L mpi under salloc (job {job['JobId']}), {len(steps)} srun steps: {len(passed)} "
+        log(f"ctest -L mpi under salloc (job {job['id']}), {len(steps)} srun steps: {len(passed)} "
             f"of {len(want)} tests passed in {time.time() - t2:.1f} s: {', '.join(sorted(passed))}")
 
 

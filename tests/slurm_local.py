@@ -45,6 +45,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
+import benchlib  # noqa: E402  (Slurm's job records, read as bench/campaign reads them)
+
 SKIP = 77
 PLUGIN_DIR = "/usr/lib/x86_64-linux-gnu/slurm-wlm"
 HOSTS = "/etc/hosts"
@@ -353,26 +356,19 @@ PartitionName={self.partition} Nodes={self.host} Default=YES MaxTime=INFINITE St
         return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
 
     def jobs(self):
-        r = self.run(["squeue", "-h", "-o", "%i %T"])
-        return dict(line.split() for line in r.stdout.splitlines() if line.strip())
-
-    def job_info(self, job):
-        """`scontrol show job` as a dict (JobState, ExitCode, NodeList, ...)."""
-        r = self.run(["scontrol", "show", "job", "-o", str(job)])
-        info = {}
-        for word in r.stdout.split():
-            k, _, v = word.partition("=")
-            info[k] = v
-        return info
+        """{job id: state} of the jobs queued or running."""
+        return benchlib.squeue(env=self.env())
 
     def wait_jobs(self, ids, timeout):
-        """Waits until none of ids is queued or running; their scontrol records."""
+        """Waits until none of ids is queued or running; their records
+        (benchlib.job_records: id, name, state, exit_code, tasks, ...)."""
         ids = [str(i) for i in ids]
         t0 = time.time()
         while True:
             live = [i for i in ids if i in self.jobs()]
             if not live:
-                return {i: self.job_info(i) for i in ids}
+                recs = benchlib.job_records(ids, env=self.env())
+                return {i: recs.get(i, {}) for i in ids}
             if time.time() - t0 > timeout:
                 raise SlurmError(f"jobs {' '.join(live)} still queued or running after {timeout} s:\n"
                                  + self.run(["squeue"]).stdout + self._tails())
