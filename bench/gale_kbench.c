@@ -59,7 +59,7 @@ double gale_bench_device_triad(size_t n, int ntimes, int *device, int *ndevices)
  * a kernel none of them launches is reported as missing (and fails the
  * test kernels_every_kernel). Bytes and flops per call come from the rows:
  * gale_k_launch_bytes (the fields once each, from their locations, plus the
- * row's coefficients) and gale_kdesc_flops_per_point. */
+ * row's bytes) and gale_k_launch_flops, for the launch as recorded. */
 typedef struct {
     const char *name;
     const char *config; /* a file of configs/, or NULL: the built-in defaults */
@@ -107,7 +107,7 @@ static void usage(FILE *f)
           "options:\n"
           "  --mesh CN --levels L   shorthand for --mesh.name=CN --extrusion.levels=L\n"
           "  --only a,b,...         kernels: only these (names as listed by --list)\n"
-          "  --list                 list the kernels and their byte models\n"
+          "  --list                 list the kernels: space, precisions, category, body call\n"
           "  --min-time S           seconds of timing per kernel or solve set (default 0.5)\n"
           "  --samples N            samples per kernel; the best counts (default 7)\n"
           "  --no-triad             kernels: skip the triad (no fraction of triad)\n"
@@ -282,37 +282,9 @@ static void replay(void *p)
     gale_k_run(q->id, &q->r->a, q->r->i0, q->r->i1);
 }
 
-/* the reductions: dots (reproducible and plain) and the two checks, on
- * fields of a model; x and y of one precision, stride and shape */
-typedef struct {
-    const gale_field_t *x, *y;
-    int repro;
-    gale_rsum_t acc;
-} red_t;
-static void red_dots(void *p)
-{
-    red_t *q = p;
-    const int prec = q->x->elem == 8 ? GALE_F64 : GALE_F32;
-    gale_dotpair_t pr = {q->x->data, q->y->data, NULL, NULL};
-    gale_rsum_zero(&q->acc);
-    gale_k_dots(prec, 0, q->x->n, q->x->stride, 0, q->x->nlev, 1, &pr, q->repro, &q->acc);
-}
-static void red_checks(void *p)
-{
-    red_t *q = p;
-    int bc, bl;
-    gale_k_maxabs(0, q->x->n, q->x->stride, 0, q->x->nlev, q->x->data, &bc, &bl);
-}
-static void red_minmax(void *p)
-{
-    red_t *q = p;
-    double a, b;
-    gale_k_tr_minmax(0, q->x->n, q->x->nlev, q->x->stride, q->x->data, &a, &b);
-}
-
 static const char *space_name(int s)
 {
-    static const char *const n[] = {"cells", "edges", "flat", "cols", "batch", "reduce"};
+    static const char *const n[] = {"cells", "edges", "flat", "cols", "batch", "sum", "maxabs", "minmax"};
     return n[s];
 }
 
@@ -405,41 +377,11 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg0)
                 replay_t q = {id, &rec[x]};
                 r->best = time_calls(replay, &q, o, &r->median, &r->reps, &r->ns);
                 r->bytes = gale_k_launch_bytes(id, &rec[x].a, rec[x].i0, rec[x].i1);
-                const double pts = (double)(rec[x].i1 - rec[x].i0) *
-                                   (gale_kdesc[id].space == GALE_KS_FLAT || gale_kdesc[id].space == GALE_KS_COLS
-                                        ? rec[x].a.flat
-                                        : rec[x].a.nlev);
-                r->flops = pts * gale_kdesc_flops_per_point(id, rec[x].a.nlev);
+                r->flops = gale_k_launch_flops(id, &rec[x].a, rec[x].i0, rec[x].i1);
                 r->source = src->name;
                 r->done = 1;
                 print_row(gale_kdesc[id].name, pr ? "single" : "double", r);
             }
-        /* the reductions (launched by their own functions, not recorded):
-         * on this model's cell fields, and the dots also on two
-         * single-precision copies of them */
-        if (!res[2 * GALE_K_dots].done && selected(o->only, "dots")) {
-            gale_field_t xf, yf;
-            GALE_CALL(gale_psy_field_create(m->psy, &xf, "kb_xf", GALE_LOC_CELL, m->p.nlev, 4));
-            GALE_CALL(gale_psy_field_create(m->psy, &yf, "kb_yf", GALE_LOC_CELL, m->p.nlev, 4));
-            GALE_CALL(gale_psy_convert(m->psy, &xf, &m->p));
-            GALE_CALL(gale_psy_convert(m->psy, &yf, &m->rhs));
-            static const int ids[4] = {GALE_K_dots, GALE_K_dots, GALE_K_checks, GALE_K_minmax};
-            static const kfn_t fns[4] = {red_dots, red_dots, red_checks, red_minmax};
-            for (int k = 0; k < 4; k++) {
-                red_t q = {k == 1 ? &xf : &m->p, k == 1 ? &yf : &m->rhs, 1, {{0}, 0, 0}};
-                kres_t *r = &res[2 * ids[k] + (k == 1)];
-                const double pts = (double)q.x->n * q.x->nlev;
-                r->triad = ta && triad_dev <= 0 ? gale_st_triad_best(ta, tb, tc, tn, 5) : triad_dev;
-                r->best = time_calls(fns[k], &q, o, &r->median, &r->reps, &r->ns);
-                r->bytes = pts * q.x->elem * (ids[k] == GALE_K_dots ? 2 : 1);
-                r->flops = pts * gale_kdesc_flops_per_point(ids[k], q.x->nlev);
-                r->source = src->name;
-                r->done = 1;
-                print_row(gale_kdesc[ids[k]].name, k == 1 ? "single" : "double", r);
-            }
-            gale_psy_field_free(&xf);
-            gale_psy_field_free(&yf);
-        }
         gale_model_free(m);
         free(m);
     }
@@ -756,8 +698,8 @@ int main(int argc, char **argv)
     }
     if (pa == 3) {
         for (int k = 0; k < GALE_K_N; k++)
-            printf("%-14s %-6s %-6s %s\n", gale_kdesc[k].name, space_name(gale_kdesc[k].space),
-                   gale_kdesc[k].two_prec ? "d,f" : "d", gale_kdesc[k].call);
+            printf("%-14s %-6s %-6s %-9s %s\n", gale_kdesc[k].name, space_name(gale_kdesc[k].space),
+                   gale_kdesc[k].two_prec ? "d,f" : "d", gale_kdesc[k].category, gale_kdesc[k].call);
         return 0;
     }
     if (pa == 2) {

@@ -10,6 +10,7 @@
 #include "gale_halo.h"
 
 #include "gale_base.h"
+#include "gale_netmodel.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -37,6 +38,8 @@ struct gale_halo {
     int *rq_rank, *rq_col, *rq_ncol;
     void (*fin)(void *);
     void *fin_ctx;
+    double t_begin; /* the last begin(), when its sends were posted */
+    double emul_s;  /* an exchange's modelled time on the emulated machine, or 0 */
 };
 
 static void host_pack(void *ctx, const void *field, int stride, int elem, int nlev, const int *idx,
@@ -97,6 +100,35 @@ static void flatten(const gale_local_t *lm, const gale_xlist_t *x, int depth, in
             memcpy(idx + off[q], x->idx + x->start[q], (size_t)c * sizeof *idx);
         off[q + 1] = off[q] + c;
     }
+}
+
+/* An exchange's modelled time on the emulated machine (docs/emulate.md,
+ * "A halo exchange"); 0 when there is none. Each neighbour is on this
+ * rank's emulated node or off it; the messages of one kind share the
+ * rank's bandwidth (one latency, their bytes, the larger direction), the
+ * two kinds run side by side. */
+static double emulated_s(const gale_local_t *lm, const int *soff, const int *roff, size_t colb)
+{
+    const gale_emulate_t *e = gale_emulate();
+    if (!e) return 0;
+    const int me = gale_netmodel_node_of(lm->rank, lm->nranks, e->nodes);
+    double sb[2] = {0, 0}, rb[2] = {0, 0};
+    int any[2] = {0, 0};
+    for (int q = 0; q < lm->nnbr; q++) {
+        const int off = gale_netmodel_node_of(lm->nbr_rank[q], lm->nranks, e->nodes) != me;
+        const int ns = soff[q + 1] - soff[q], nr = roff[q + 1] - roff[q];
+        any[off] |= ns > 0 || nr > 0;
+        sb[off] += (double)ns * colb;
+        rb[off] += (double)nr * colb;
+    }
+    double t = 0;
+    for (int off = 0; off < 2; off++)
+        if (any[off]) {
+            const double b = sb[off] > rb[off] ? sb[off] : rb[off];
+            const double tk = gale_netmodel_message_s(&e->m, b, off, e->ranks_per_node);
+            if (tk > t) t = tk;
+        }
+    return t;
 }
 
 /* Agreement between ranks, before any persistent request exists, in one
@@ -253,6 +285,7 @@ int gale_halo_create(gale_halo_t **hp, const gale_local_t *lm, MPI_Comm comm, ga
             h->nsend++;
         }
     }
+    h->emul_s = emulated_s(lm, soff, roff, colb);
     gale_free(soff), gale_free(roff);
     return GALE_OK;
 }
@@ -294,6 +327,8 @@ int gale_halo_begin(gale_halo_t *h, const void *data)
     if (h->nsend_col)
         h->pack(h->ctx, data, h->stride, h->elem, h->nlev, h->sidx, h->nsend_col, h->msbuf);
     if (h->nsend) GALE_MPI(MPI_Startall(h->nsend, h->req + h->nrecv));
+    h->t_begin = gale_wtime();
+    if (h->emul_s > 0) gale_emulate_in_mpi(h->t_begin, h->t_begin); /* pending sums advance */
     h->active = 1;
     gale_timer_add(GALE_T_HALO_PACK, gale_wtime() - t0);
     return GALE_OK;
@@ -305,6 +340,16 @@ int gale_halo_end(gale_halo_t *h, void *data)
     double t0 = gale_wtime();
     /* Sends too: the next begin() overwrites the send buffer. */
     if (h->nrecv + h->nsend) GALE_MPI(MPI_Waitall(h->nrecv + h->nsend, h->req, h->stat));
+    gale_comm_stats_t *cs = gale_comm_stats();
+    if (h->emul_s > 0) { /* no earlier than its messages would arrive on the emulated machine */
+        const double until = h->t_begin + h->emul_s;
+        cs->halo_imposed_s += until > t0 ? until - t0 : 0;
+        gale_emulate_until(until);
+        gale_emulate_in_mpi(t0, gale_wtime()); /* pending sums advanced meanwhile */
+    }
+    cs->exchanges++;
+    cs->halo_wait_s += gale_wtime() - t0;
+    cs->halo_model_s += h->emul_s;
     h->active = 0;
     if (h->nrecv_col)
         h->unpack(h->ctx, data, h->stride, h->elem, h->nlev, h->ridx, h->nrecv_col, h->mrbuf);

@@ -303,30 +303,34 @@ static inline void gale_kb_schur_col(const gale_kmesh_t *km, int c, const double
 /* The rows of these kernels (gale_kdesc.h). grad_h reads the two cells of
  * an edge (stencil 1 of p); the mimetic row of mix_u reads the edges of both
  * of the edge's cells (stencil 1 of u); a cell loop reads the cell's own
- * edges (stencil 0 of an edge field). */
+ * edges (stencil 0 of an edge field). bytes: the connectivity and the
+ * coefficients read per column (an edge: its two cells and 1/d_e or l_e, 16;
+ * a cell: its edges, their signs and lengths, its area, h_ad), less the
+ * ground and top of an interface field read only inside (w = 0 there: -16
+ * per column); flops: per level and per column (NL: the first field's). */
 #define GALE_KROWS_DYNAMICS(K)                                                             \
-    K(grad_h, EDGES, M, D, 0, 0, 0, 4,                                                     \
+    K(grad_h, EDGES, M, D, 0, 0, 16.0 / NL, 3 + DEEP + 1.0 / NL,                           \
       ((s, S, R, 0), (in, E, R, 0), (p, C, R, 1), (out, E, W, 0)),                         \
       gale_kb_grad_h(KM, i, s, in, p, out), 0)                                             \
-    K(col_explicit, CELLS, M, D, 0, 0, 8, 10,                                              \
+    K(col_explicit, CELLS, M, D, 0, 0, -16.0 / NL, (11 * NLAY - 7) / NL,                   \
       ((cw, S, R, 0), (w, I, R, 0), (b, I, R, 0), (p, C, R, 0), (rb, I, W, 0), (ws, I, W, 0)), \
       gale_kb_col_explicit(KM, i, cw, w, b, p, rb, ws), 0)                                 \
-    K(col_backsub, CELLS, M, D, 0, 0, 8, 8,                                                \
+    K(col_backsub, CELLS, M, D, 0, 0, -16.0 / NL, 8 - 4.0 / NL,                            \
       ((p, C, R, 0), (ws, I, R, 0), (rb, I, R, 0), (w, I, W, 0), (b, I, W, 0)),           \
       gale_kb_col_backsub(KM, i, p, ws, rb, w, b), 0)                                      \
-    K(rhs, CELLS, M, D, 0, 0, 8, 16,                                                       \
+    K(rhs, CELLS, M, D, 0, 0, 80.0 / NL, 14 + 2 * DEEP + 4.0 / NL,                         \
       ((p, C, R, 0), (fu, E, R, 0), (fw, I, R, 0), (rhs, C, W, 0)),                        \
       gale_kb_rhs(KM, i, p, fu, fw, rhs), 0)                                               \
-    K(mix_u, EDGES, M, D, 0, 0, 64.0 / NL + 8, 22,                                         \
+    K(mix_u, EDGES, M, D, 0, 0, (16 + 80 * u) / NL, u ? 20 + 9.0 / NL : 4 + 1.0 / NL,      \
       ((a, S, R, 0), (s, S, R, 0), (u, E, R, 1), (p, C, R, 1), (yu, E, W, 0)),             \
       gale_kb_mix_u(KM, i, a, s, u, p, yu), 0)                                             \
-    K(mix_col, CELLS, M, D, 0, 0, 16, 35,                                                  \
+    K(mix_col, CELLS, M, D, 0, 0, 64.0 / NL, 28 + 2 * DEEP - 7.0 / NL,                     \
       ((a, S, R, 0), (s, S, R, 0), (u, E, R, 0), (w, I, R, 0), (b, I, R, 0), (p, C, R, 0), \
        (yw, I, W, 0), (yb, I, W, 0), (yp, C, W, 0)),                                       \
       gale_kb_mix_col(KM, i, a, s, u, w, b, p, yw, yb, yp), 0)                             \
-    K(schur_u, EDGES, M, D, 0, 0, 8, 2, ((r_u, E, R, 0), (ru, E, W, 0)),                  \
+    K(schur_u, EDGES, M, D, 0, 0, 16.0 / NL, 2 + 1.0 / NL, ((r_u, E, R, 0), (ru, E, W, 0)),\
       gale_kb_schur_u(KM, i, r_u, ru), 0)                                                  \
-    K(schur_col, CELLS, M, D, 0, 0, 16, 27,                                                \
+    K(schur_col, CELLS, M, D, 0, 0, 40.0 / NL, 20 + 2 * DEEP + 1.0 / NL,                   \
       ((ru, E, R, 0), (r_w, I, R, 0), (r_b, I, R, 0), (r_p, C, R, 0), (rb, I, W, 0),       \
        (ws, I, W, 0), (h, C, W, 0)),                                                       \
       gale_kb_schur_col(KM, i, ru, r_w, r_b, r_p, rb, ws, h), 0)
@@ -438,8 +442,8 @@ static inline void gale_kb_rsum_vals(const double *restrict v, int n, int64_t *r
     for (int l = 0; l < GALE_RSUM_LANES; l++) *bad += (int64_t)nb[l];
 }
 
-/* The dot product's schedule (gale_k_dots: the column bodies, the grouping,
- * the merge) is at the end of this file, after the carries. */
+/* The sum schedule (SUM reductions, the dot products: the column bodies,
+ * the grouping, the merge) is at the end of this file, after the carries. */
 
 /* ------------------------------------------------------------------ */
 /* solver operators, in double (suffix _d) and single (_f) precision  */
@@ -480,27 +484,35 @@ static inline void gale_kb_batch_lanes(int b, int c0, int c1, int *restrict l0, 
  * children are owned fine cells: 3 more fine columns per coarse column.
  * GALE_KROWS_SOLVER: the Helmholtz operator; GALE_KROWS_PRECOND: the
  * preconditioners' kernels (the multigrid's residual, smoother and
- * transfers). */
+ * transfers). bytes: the coefficients of ES bytes and the int connectivity
+ * (cell_nbr, child: 16 a column) of a column; the factors of the batched
+ * tridiagonal solve cover whole batches, the smoother's operator only the
+ * range's columns (FILL). */
 #define GALE_KROWS_SOLVER(K)                                                               \
-    K(helmholtz, CELLS, M, DF, 0, 1, 16, 19, ((x, C, R, 1), (y, C, W, 0)),                 \
+    K(helmholtz, CELLS, M, DF, 0, 1, (16 + 6 * ES) / NL, 17 + 2 * DEEP - 2.0 / NL,         \
+      ((x, C, R, 1), (y, C, W, 0)),                                                        \
       gale_kb_helmholtz_d(KM, i, x, y), gale_kb_helmholtz_f(KM, i, x, y))
 #define GALE_KROWS_PRECOND(K)                                                              \
-    K(residual, CELLS, M, DF, 0, 1, 16, 20, ((x, C, R, 1), (b, C, R, 0), (r, C, W, 0)),    \
+    K(residual, CELLS, M, DF, 0, 1, (16 + 6 * ES) / NL, 18 + 2 * DEEP - 2.0 / NL,          \
+      ((x, C, R, 1), (b, C, R, 0), (r, C, W, 0)),                                          \
       gale_kb_residual_d(KM, i, x, b, r), gale_kb_residual_f(KM, i, x, b, r))              \
-    K(pc_diag, CELLS, M, DF, 0, 1, 8, 1, ((r, C, R, 0), (z, C, W, 0)),                     \
+    K(pc_diag, CELLS, M, DF, 0, 1, ES, 1, ((r, C, R, 0), (z, C, W, 0)),                    \
       gale_kb_pc_diag_d(KM, i, r, z), gale_kb_pc_diag_f(KM, i, r, z))                      \
-    K(pc_tridiag, BATCH, M, DF, 0, 1, 16, 6, ((r, C, R, 0), (z, C, W, 0)),                 \
+    K(pc_tridiag, BATCH, M, DF, 0, 1, 2 * ES, 6 - 5.0 / NL, ((r, C, R, 0), (z, C, W, 0)),  \
       gale_kb_tridiag_batch_d(KM, i, l0, l1, r, z, T),                                     \
       gale_kb_tridiag_batch_f(KM, i, l0, l1, r, z, T))                                     \
-    K(smooth, BATCH, M, DF, 0, 1, 32, 29,                                                  \
+    K(smooth, BATCH, M, DF, 0, 1, 2 * ES + x * FILL * (16 + 5 * ES) / NL,                  \
+      6 - 5.0 / NL + FILL * (x ? 20 + 2 * DEEP - 2.0 / NL : 1),                            \
       ((rho, S, R, 0), (x, C, R, 1), (b, C, R, 0), (xn, C, W, 0)),                         \
       gale_kb_smooth_batch_d(KM, i, l0, l1, rho, x, b, xn, T,                              \
                              (double *)T + (size_t)KM->nlev * GALE_LANES),                 \
       gale_kb_smooth_batch_f(KM, i, l0, l1, (float)rho, x, b, xn, T,                       \
                              (float *)T + (size_t)KM->nlev * GALE_LANES))                  \
-    K(restrict, CELLS, M, DF, 0, 0, 24, 4, ((fine, C, R, 0), (xc, C, W, 0)),               \
+    K(restrict, CELLS, M, DF, 0, 0, 3 * ES + 16.0 / NL, 4,                                 \
+      ((fine, C, R, 0), (xc, C, W, 0)),                                                    \
       gale_kb_restrict_d(KM, i, fine, xc), gale_kb_restrict_f(KM, i, fine, xc))            \
-    K(prolong, CELLS, M, DF, 0, 0, 48, 4, ((xc, C, R, 0), (fine, C, RW, 0)),               \
+    K(prolong, CELLS, M, DF, 0, 0, 6 * ES + 16.0 / NL, 4,                                  \
+      ((xc, C, R, 0), (fine, C, RW, 0)),                                                   \
       gale_kb_prolong_d(KM, i, xc, fine), gale_kb_prolong_f(KM, i, xc, fine))
 
 /* ------------------------------------------------------------------ */
@@ -561,16 +573,17 @@ static inline void gale_kb_lincomb(size_t c, int stride, int n, double b, const 
 
 /* Rows (gale_kdesc.h): pointwise on whole column blocks, so redundant
  * computation extends them; convert goes between precisions (out's
- * chooses the body). */
+ * chooses the body; a conversion is no flop). lincomb with n = 0 only
+ * reads x. */
 #define GALE_KROWS_VECTOR(K)                                                               \
     K(axpby, FLAT, M, DF, 0, 1, 0, 3,                                                      \
       ((out, A, W, 0), (a, S, R, 0), (x, A, R, 0), (b, S, R, 0), (y, A, R, 0)),            \
       gale_kb_axpby_d(i, a, x, b, y, out), gale_kb_axpby_f(i, (float)a, x, (float)b, y, out)) \
     K(copy, FLAT, M, DF, 0, 1, 0, 0, ((out, A, W, 0), (x, A, R, 0)),                       \
       gale_kb_copy_d(i, x, out), gale_kb_copy_f(i, x, out))                                \
-    K(convert, FLAT, M, DF, 0, 1, 0, 1, ((out, A, W, 0), (x, A, R, 0)),                    \
+    K(convert, FLAT, M, DF, 0, 1, 0, 0, ((out, A, W, 0), (x, A, R, 0)),                    \
       gale_kb_to_d(i, x, out), gale_kb_to_f(i, x, out))                                    \
-    K(lincomb, COLS, M, D, 0, 1, 0, 8, /* flops: 2 per direction, 4 kept (gcrk) */         \
+    K(lincomb, COLS, M, D, 0, 1, n > 0 ? 0 : -8, 2 * n + 2 * w, /* n = 0: x is only read */ \
       ((x, A, RW, 0), (w, A, RW, 0), (n, S, R, 0), (b, S, R, 0), (h0, S, R, 0),            \
        (h1, S, R, 0), (h2, S, R, 0), (h3, S, R, 0), (h4, S, R, 0), (h5, S, R, 0),          \
        (y0, A, R, 0), (y1, A, R, 0), (y2, A, R, 0), (y3, A, R, 0), (y4, A, R, 0),          \
@@ -595,7 +608,7 @@ static inline double gale_kb_maxabs_col(const double *restrict xc, int k0, int k
     return mc;
 }
 
-/* gale_k_maxabs, one column c of x (column stride `stride`): folds its max
+/* checks (MAXABS), one column c of x (column stride `stride`): folds its max
  * |x| into *m and, when it holds a NaN or Inf, lowers *bc (the first bad
  * column, INT_MAX while none) to c. Max and min are exact, so the launch
  * layers' max/min reductions over these give the same bits in any order. */
@@ -668,27 +681,27 @@ static inline double gale_kb_rsum_value(const int64_t *w)
 }
 
 /* ------------------------------------------------------------------ */
-/* the dot-product schedule (gale_k_dots), the same in both layers    */
+/* the sum schedule (SUM reductions: dots), the same in both layers   */
 /* ------------------------------------------------------------------ */
-/* Both launch layers compute gale_k_dots with the functions below; a layer
- * only chooses which of its threads runs which block or column. What is
- * fixed, and why the result cannot depend on the layer, the device, the
- * thread or team count or (after the integer MPI sum) the rank count:
+/* Both launch layers' loop heads GALE_KLOOP_SUM add a SUM row's column values
+ * (its body; dots: gale_kb_dot_col) with the functions below; a layer only
+ * chooses which of its threads runs which block or column. What is fixed,
+ * and why the result cannot depend on the layer, the device, the thread or
+ * team count or (after the integer MPI sum) the rank count:
  *
- * 1. A column's value: gale_kb_dot_col, the whole column summed by one
- *    thread in the order written out in gale_kb_psum_* (eight chains, a fixed
- *    tree, no contraction), so every layer and thread gets the same bits for
- *    a column.
+ * 1. A column's value: the body, the whole column summed by one thread in
+ *    the order written out in gale_kb_psum_* (eight chains, a fixed tree, no
+ *    contraction), so every layer and thread gets the same bits for a column.
  * 2. Its fixed-point digits: GALE_RSUM_DIGITS, exact. The device adds one
- *    column's digits to int64 words (gale_kb_dot_col_digits, one device
- *    thread per column); the CPU splits GALE_RSUM_LANES columns at once in
- *    SIMD lanes (gale_kb_dot_block -> gale_kb_rsum_vals), whose double sums
- *    of digits stay exact integers. Both add the same integers.
+ *    column's digits to int64 words (gale_kb_rsum_term, one device thread
+ *    per column); the CPU splits GALE_RSUM_LANES columns at once in SIMD
+ *    lanes (gale_kb_sum_block -> gale_kb_rsum_vals), whose double sums of
+ *    digits stay exact integers. Both add the same integers.
  * 3. Grouping: columns [c0,c1) in chunks of GALE_DOT_CHUNK from c0, in
  *    order (gale_kb_dot_chunk_end). Within a chunk digits are summed without
  *    a carry, which cannot overflow: 2^16 columns x digits below 2^46 stay
  *    below 2^62. The CPU cuts a chunk into blocks of GALE_RSUM_BATCH columns
- *    (from c0, gale_kb_dot_block) for its threads; the device gives each
+ *    (from c0, gale_kb_sum_block) for its threads; the device gives each
  *    column a thread and reduces the words with an int64 reduction.
  * 4. Merge: every partial (a CPU thread's share of a chunk, in thread order;
  *    the device's whole chunk) goes into acc through gale_kb_dot_fold: carry,
@@ -697,7 +710,7 @@ static inline double gale_kb_rsum_value(const int64_t *w)
  *    (gale_kb_rsum_carry) gives each exact sum one representation: acc's
  *    words and bad count, hence the value gale_rsum_value makes of them, are
  *    the same bits in both layers by construction, not only by test.
- * 5. The plain sum (reproducible = 0): the same column values, each pair's
+ * 5. The plain sum (reproducible = 0): the same column values, each set's
  *    added in column order within a CPU block and a thread's blocks, folded
  *    in thread order; on the device a floating-point reduction whose order
  *    OpenMP leaves open, folded in chunk order. Floating-point addition is
@@ -729,32 +742,14 @@ static inline double gale_kb_dot_col(int prec, int c, int stride, int k0, int k1
                : gale_kb_psum_f(k0, k1, w, wl, (const float *)x + o, (const float *)y + o);
 }
 
-/* Column c's digits added to w, bad (one thread per column). */
-static inline void gale_kb_dot_col_digits(int prec, int c, int stride, int k0, int k1,
-                                          const void *x, const void *y, const double *wc,
-                                          const double *wl, int64_t *restrict w,
-                                          int64_t *restrict bad)
-{
-    gale_kb_rsum_term(gale_kb_dot_col(prec, c, stride, k0, k1, x, y, wc, wl), w, bad);
-}
-
-/* Block ib of the chunk [cs,ce) for one pair, added to part: the columns'
- * values, then their digits (the split in SIMD lanes) or, for the plain sum,
- * the values in column order. At most GALE_DOT_CHUNK / GALE_RSUM_BATCH blocks
- * go into one partial between folds: each adds less than 2^52 to a word.
- * Always inlined: left out of line (gcc 12 does, for its size), its column
- * loop is compiled apart from the launch loop around it and no longer
- * vectorises as it did written in the launch layer. */
-__attribute__((always_inline)) static inline void gale_kb_dot_block(int prec, int cs, int ce, int ib, int stride, int k0, int k1,
-                                     const void *x, const void *y, const double *wc,
-                                     const double *wl, int reproducible,
+/* A block's n <= GALE_RSUM_BATCH column values v (room for GALE_RSUM_BATCH),
+ * added to part: their digits (the split in SIMD lanes) or, for the plain
+ * sum, the values in column order. The CPU's blocks are GALE_RSUM_BATCH
+ * columns of a chunk from its start; at most GALE_DOT_CHUNK / GALE_RSUM_BATCH
+ * go into one partial between folds: each adds less than 2^52 to a word. */
+static inline void gale_kb_sum_block(double *restrict v, int n, int reproducible,
                                      gale_rsum_t *restrict part)
 {
-    const int cb = cs + ib * GALE_RSUM_BATCH;
-    const int cend = cb + GALE_RSUM_BATCH < ce ? cb + GALE_RSUM_BATCH : ce;
-    double v[GALE_RSUM_BATCH];
-    for (int c = cb; c < cend; c++) v[c - cb] = gale_kb_dot_col(prec, c, stride, k0, k1, x, y, wc, wl);
-    int n = cend - cb;
     if (reproducible) {
         for (; n % GALE_RSUM_LANES; n++) v[n] = 0.0; /* zeros add nothing */
         gale_kb_rsum_vals(v, n, part->w, &part->bad);
@@ -774,10 +769,15 @@ static inline void gale_kb_dot_fold(gale_rsum_t *restrict acc, gale_rsum_t *rest
     gale_kb_rsum_carry(acc->w);
 }
 
-/* Rows of the reductions (gale_kdesc.h): launched by gale_k_dots and
- * gale_k_maxabs, described for their timers and byte counts. */
+/* Rows of the reductions (gale_kdesc.h): the dot products (a column's
+ * value, summed by the schedule above) and the health check. bytes: a
+ * weight per column; flops: the column's, not the schedule's digits. */
 #define GALE_KROWS_REDUCE(K)                                                               \
-    K(dots, REDUCE, M, DF, 0, 0, 0, 2, ((x, A, R, 0), (y, A, R, 0)), 0, 0)                 \
-    K(checks, REDUCE, M, D, 0, 0, 0, 1, ((x, A, R, 0)), 0, 0)
+    K(dots, SUM, M, DF, 0, 0, 8 * wc / NL, 3 + wl + 7.0 / NL,                              \
+      ((x, A, R, 0), (y, A, R, 0), (wc, WC, R, 0), (wl, WL, R, 0)),                        \
+      gale_kb_dot_col(GALE_F64, i, x_stride, 0, x_nlev, x, y, wc, wl),                    \
+      gale_kb_dot_col(GALE_F32, i, x_stride, 0, x_nlev, x, y, wc, wl))                    \
+    K(checks, MAXABS, M, D, 0, 0, 0, 1 + 1.0 / NL, ((x, A, R, 0)),                         \
+      gale_kb_maxabs_acc(x, i, x_stride, 0, x_nlev, &m, &bc), 0)
 
 #endif

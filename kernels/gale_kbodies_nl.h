@@ -671,55 +671,67 @@ static inline void gale_kb_nl_rhoe(const gale_kmesh_t *km, const gale_knl_t *nk,
  * their inputs are valid (redundant 1), except the readers of NK's reference
  * rows (prof, rhoe; the PSy layer does not see them), which stay on owned
  * columns: nl_ref writes prof there (nl_rhoe's stencil brings its halo) and
- * nl_rhoe rho* on the owned columns' edges. */
+ * nl_rhoe rho* on the owned columns' edges. bytes: the geometry of a column
+ * (connectivity, prc, mfd, ...), NK's rhoe, the reference rows per column
+ * when there is one each (PS), less what a field's columns hold unread (the
+ * ground and top of an interface field, prof's padding and, for nl_rhoe,
+ * all but one row of it, e's padding). */
 #define GALE_KROWS_NL(K)                                                                   \
-    K(nl_eos, CELLS, N, D, 0, 1, 0, 25, ((rho, C, R, 0), (th, I, R, 0), (pi, C, W, 0)),    \
+    K(nl_eos, CELLS, N, D, 0, 1, 0, 4 + 2.0 / NL,                                          \
+      ((rho, C, R, 0), (th, I, R, 0), (pi, C, W, 0)),                                      \
       gale_kb_nl_eos(KM, NK, i, rho, th, pi), 0)                                           \
-    K(nl_pgrad, EDGES, N, D, 0, 0, 0, 12,                                                  \
+    K(nl_pgrad, EDGES, N, D, 0, 0, 16.0 / NL, (11 * NLAY + 1) / NL,                        \
       ((th, I, R, 1), (pi, C, R, 1), (ke, C, R, 1), (kw, S, R, 0), (pg, E, W, 0)),         \
       gale_kb_nl_pgrad(KM, NK, i, th, pi, ke, kw, pg), 0)                                      \
-    K(nl_vforce, CELLS, N, D, 0, 1, 0, 5, ((th, I, R, 0), (pi, C, R, 0), (fv, I, W, 0)),   \
+    K(nl_vforce, CELLS, N, D, 0, 1, -16.0 / NL, 5 * (NLAY - 1) / NL,                       \
+      ((th, I, R, 0), (pi, C, R, 0), (fv, I, W, 0)),                                       \
       gale_kb_nl_vforce(KM, NK, i, th, pi, fv), 0)                                         \
-    K(nl_rhs, CELLS, N, D, 0, 0, 0, 19,                                                    \
+    K(nl_rhs, CELLS, N, D, 0, 0, (8 * PS * (4 * NLAY - 1) - 8) / NL, (15 * NLAY - 3) / NL, \
       ((Rw, I, R, 0), (Rt, I, R, 0), (Rr, C, R, 0), (pi, C, R, 0), (pe, C, R, 0),          \
        (rw, I, W, 0), (rb, I, W, 0), (rp, C, W, 0)),                                       \
       gale_kb_nl_rhs(KM, NK, i, Rw, Rt, Rr, pi, pe, rw, rb, rp), 0)                        \
-    K(nl_pinc, CELLS, N, D, 0, 0, 0, 3, ((p, C, R, 0), (pi, C, RW, 0)),                    \
+    K(nl_pinc, CELLS, N, D, 0, 0, 8 * PS, 3 + 1.0 / NL, ((p, C, R, 0), (pi, C, RW, 0)),    \
       gale_kb_nl_pinc(KM, NK, i, p, pi), 0)                                                \
-    K(nl_mixcol, CELLS, N, D, 0, 0, 0, 40,                                                 \
+    K(nl_mixcol, CELLS, N, D, 0, 0,                                                        \
+      (56 + 16 * NLAY + 32 * PS * (2 * NLAY - 1)) / NL, 41 - 12.0 / NL,                    \
       ((a, S, R, 0), (s, S, R, 0), (u, E, R, 0), (w, I, R, 0), (b, I, R, 0), (p, C, R, 0), \
        (yw, I, W, 0), (yb, I, W, 0), (yp, C, W, 0)),                                       \
       gale_kb_nl_mixcol(KM, NK, i, a, s, u, w, b, p, yw, yb, yp), 0)                       \
-    K(nl_ref, CELLS, N, D, 0, 0, 0, 60, ((th, I, R, 0), (pi, C, R, 0), (prof, C, W, 0)),   \
+    K(nl_ref, CELLS, N, D, 0, 0,                                                           \
+      (72 + 104 * NLAY - 8 * prof_nlev) / NL, (58 * NLAY - 10) / NL,                       \
+      ((th, I, R, 0), (pi, C, R, 0), (prof, C, W, 0)),                                     \
       gale_kb_nl_ref(KM, NK, i, th, pi, prof, prof_stride), 0)                                          \
-    K(nl_rhoe, EDGES, N, D, 0, 0, 0, 2, ((prof, C, R, 1), (rhoe, E, W, 0)),                 \
+    K(nl_rhoe, EDGES, N, D, 0, 0, (8 + 4 * PS * NLAY) / NL - 4, 2 * NLAY / NL,             \
+      ((prof, C, R, 1), (rhoe, E, W, 0)),                                                  \
       gale_kb_nl_rhoe(KM, NK, i, prof, rhoe), 0)                                           \
-    K(nl_update, CELLS, N, D, 0, 0, 0, 25,                                                 \
+    K(nl_update, CELLS, N, D, 0, 0, (32 + 8 * NLAY + 16 * PS * NLAY) / NL, 27 + 4.0 / NL,  \
       ((tau, S, R, 0), (du, E, R, 0), (dw, I, R, 0), (b, I, R, 0), (Rt, I, R, 0),          \
        (Rr, C, R, 0), (w, I, RW, 0), (th, I, RW, 0), (rho, C, RW, 0)),                     \
       gale_kb_nl_update(KM, NK, i, tau, du, dw, b, Rt, Rr, w, th, rho), 0)                 \
     K(nl_fcor, CELLS, N, D, 0, 1, 8.0 / NL, 0, ((q, C, W, 0)), gale_kb_nl_fcor(KM, NK, i, q), 0) \
-    K(nl_dcor, EDGES, N, D, 0, 0, 0, 18,                                                   \
+    K(nl_dcor, EDGES, N, D, 0, 0, 56.0 / NL, 22 + 4.0 / NL,                                \
       ((ue, C, R, 1), (un, C, R, 1), (w, I, R, 1), (out, E, RW, 0)),                       \
       gale_kb_nl_dcor(KM, NK, i, ue, un, w, out), 0)                                       \
-    K(nl_dvf, CELLS, N, D, 0, 0, 0, 11, ((ue, C, R, 0), (un, C, R, 0), (fv, I, RW, 0)),      \
+    K(nl_dvf, CELLS, N, D, 0, 0, -24.0 / NL, 11 - 11.0 / NL,                               \
+      ((ue, C, R, 0), (un, C, R, 0), (fv, I, RW, 0)),                                      \
       gale_kb_nl_dvf(KM, NK, i, ue, un, fv), 0)                                            \
-    K(nl_vort, CELLS, N, D, 0, 1, 192.0 / NL, 24, ((ue, C, R, 1), (un, C, R, 1), (zeta, C, W, 0)), \
+    K(nl_vort, CELLS, N, D, 0, 1, 224.0 / NL, 108 + 24.0 / NL,                             \
+      ((ue, C, R, 1), (un, C, R, 1), (zeta, C, W, 0)),                                     \
       gale_kb_nl_vort(KM, NK, i, ue, un, zeta), 0)                                         \
-    K(nl_tlin, CELLS, N, D, 0, 0, 0, 20,                                                   \
+    K(nl_tlin, CELLS, N, D, 0, 0, (40 + 16 * NLAY + 16 * PS * NLAY) / NL, 25 + 2.0 / NL,   \
       ((tau, S, R, 0), (du, E, R, 0), (dw, I, R, 0), (Rt, I, RW, 0), (Rr, C, RW, 0)),      \
       gale_kb_nl_tlin(KM, NK, i, tau, du, dw, Rt, Rr), 0)                                  \
-    K(nl_corw, EDGES, N, D, 0, 0, 0, 22,                                                   \
+    K(nl_corw, EDGES, N, D, 0, 0, 52.0 / NL, 14 + 4.0 / NL,                                \
       ((ue, C, R, 1), (un, C, R, 1), (qa, C, R, 1), (out, E, W, 0)),                       \
       gale_kb_nl_corw(KM, NK, i, ue, un, qa, out), 0)                                      \
-    K(nl_apvm, CELLS, N, D, 0, 0, 0, 20,                                                   \
+    K(nl_apvm, CELLS, N, D, 0, 0, (80 + 8 * (4 * NL - zf_nlev)) / NL, 18 + 5.0 / NL,       \
       ((tau_a, S, R, 0), (zeta, C, R, 0), (zf, C, R, 0), (u, E, R, 0), (q, C, W, 0)),      \
       gale_kb_nl_apvm(KM, NK, i, tau_a, zeta, zf, u, q), 0)                                \
-    K(nl_budget, CELLS, N, D, 0, 0, 0, 30,                                                 \
+    K(nl_budget, CELLS, N, D, 0, 0, 8 * (2 * NL - e_nlev) / NL, 14 + 9.0 / NL,             \
       ((rho, C, R, 0), (th, I, R, 0), (pi, C, R, 0), (w, I, R, 0), (ke, C, R, 0),          \
        (e, C, W, 0), (ent, C, W, 0), (ps, C, W, 0)),                                       \
       gale_kb_nl_budget(KM, NK, i, rho, th, pi, w, ke, e, ent, ps, ps_stride), 0)                     \
-    K(nl_grid, EDGES, N, D, 0, 1, 0, 8,                                                    \
+    K(nl_grid, EDGES, N, D, 0, 1, 40.0 / NL, 9,                                            \
       ((u, E, R, 0), (ue, C, R, 1), (un, C, R, 1), (r, E, W, 0)),                          \
       gale_kb_nl_grid(KM, NK, i, u, ue, un, r), 0)
 
@@ -731,25 +743,27 @@ static inline void gale_kb_nl_rhoe(const gale_kmesh_t *km, const gale_knl_t *nk,
  * vector-invariant form's vorticity force (nl_vort, nl_apvm, nl_corw) is
  * the forcing's (GALE_KROWS_NL). */
 #define GALE_KROWS_NL_TRANSPORT(K)                                                         \
-    K(nl_fluxes, EDGES, N, D, 0, 1, 0, 3, ((ub, E, R, 0), (f, E, W, 0), (fi, E, W, 0)),    \
+    K(nl_fluxes, EDGES, N, D, 0, 1, 8.0 / NL, 4 - 1.0 / NL,                                \
+      ((ub, E, R, 0), (f, E, W, 0), (fi, E, W, 0)),                                        \
       gale_kb_nl_fluxes(KM, i, ub, f, fi), 0)                                              \
-    K(nl_advi, CELLS, N, D, 0, 1, 0, 10,                                                   \
+    K(nl_advi, CELLS, N, D, 0, 1, -16.0 / NL, (6 * NLAY - 2) / NL,                         \
       ((q, I, R, 0), (tq, I, R, 0), (t1, I, R, 0), (wb, I, R, 0), (tend, I, W, 0)),        \
       gale_kb_nl_advi(KM, NK, i, q, tq, t1, wb, tend), 0)                                  \
-    K(nl_recon, CELLS, N, D, 0, 1, 64.0 / NL, 22,                                          \
+    K(nl_recon, CELLS, N, D, 0, 1, 216.0 / NL, 50 + 1.0 / NL,                              \
       ((u, E, R, 0), (ue, C, W, 0), (un, C, W, 0), (ke, C, W, 0)),                         \
       gale_kb_nl_recon(KM, NK, i, u, ue, un, ke), 0)                                       \
-    K(nl_mom, EDGES, N, D, 0, 0, 0, 20,                                                    \
+    K(nl_mom, EDGES, N, D, 0, 0, 40.0 / NL, 22,                                            \
       ((ue, C, R, 1), (un, C, R, 1), (wb, I, R, 1), (out, E, W, 0)),                       \
       gale_kb_nl_mom(KM, NK, i, ue, un, wb, out), 0)                                       \
-    K(nl_cart, CELLS, N, D, 0, 1, 48.0 / NL, 6,                                            \
+    K(nl_cart, CELLS, N, D, 0, 1, 48.0 / NL, 9,                                            \
       ((ue, C, R, 0), (un, C, R, 0), (cx, C, W, 0), (cy, C, W, 0), (cz, C, W, 0)),         \
       gale_kb_nl_cart(KM, NK, i, ue, un, cx, cy, cz), 0)                                   \
-    K(nl_madv, EDGES, N, D, 0, 0, 0, 22,                                                   \
+    K(nl_madv, EDGES, N, D, 0, 0, 64.0 / NL, 24 + 24.0 / NL,                               \
       ((cx, C, R, 1), (cy, C, R, 1), (cz, C, R, 1), (tx, C, R, 1), (ty, C, R, 1),          \
        (tz, C, R, 1), (dv, C, R, 1), (out, E, RW, 0)),                                     \
       gale_kb_nl_madv(KM, NK, i, cx, cy, cz, tx, ty, tz, dv, out), 0)                      \
-    K(nl_cfl, CELLS, M, D, 0, 1, 0, 12, ((dt, S, R, 0), (u, E, R, 0), (cf, C, W, 0)),       \
+    K(nl_cfl, CELLS, M, D, 0, 1, 72.0 / NL, 12 + 5.0 / NL,                                 \
+      ((dt, S, R, 0), (u, E, R, 0), (cf, C, W, 0)),                                        \
       gale_kb_nl_cfl(KM, i, dt, u, cf), 0)
 
 #endif

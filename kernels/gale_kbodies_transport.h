@@ -28,7 +28,7 @@ static inline double gale_kb_tr_ratio(double x, double y)
     return y != 0 ? x / (y != 0 ? y : 1.0) : 0.0;
 }
 
-/* gale_k_tr_minmax, one column c (levels [0,nl)) of x: folds its values into
+/* minmax (MINMAX), one column c (levels [0,nl)) of x: folds its values into
  * the running min *mn and max *mx, levels bottom-up (a NaN changes neither).
  * Exact, so the layers' min/max reductions over columns agree in any order. */
 static inline void gale_kb_tr_minmax(int c, int nl, int stride, const double *restrict x,
@@ -250,20 +250,29 @@ static inline void gale_kb_tr_ratio_at(size_t i, const double *restrict x,
  * depth 1 (extent 1), so that every edge of an owned cell sees both of its
  * cells' face values without exchanging them; q is a layer or interface
  * field (the tracer, theta, w), whose levels and stride the faces and fluxes
- * share; wq is optional (NULL: horizontal only). */
+ * share; wq is optional (NULL: horizontal only). bytes: nb and rc, the
+ * connectivity; qf holds 4 faces of q's levels, not its padded qf_nlev;
+ * out may have more levels than it is written (a stage buffer). */
 #define GALE_KROWS_TRANSPORT(K)                                                            \
-    K(tr_ratio, FLAT, M, D, 0, 0, 0, 1, ((out, CI, W, 0), (x, CI, R, 0), (y, CI, R, 0)),   \
+    K(tr_ratio, FLAT, M, D, 0, 0, 0, 3, ((out, CI, W, 0), (x, CI, R, 0), (y, CI, R, 0)),   \
       gale_kb_tr_ratio_at(i, x, y, out), 0)                                                \
-    K(tr_faces, CELLS, T, D, 1, 0, 288.0 / NL, 72, ((q, CI, R, 1), (qf, C, W, 0)),         \
+    K(tr_faces, CELLS, T, D, 1, 0, (288 + 8 * (4 * NL - qf_nlev)) / NL, 72 + 44 * LIM,     \
+      ((q, CI, R, 1), (qf, C, W, 0)),                                                      \
       gale_kb_tr_faces(TR, i, q_nlev, q_stride, q, qf), 0)                                 \
-    K(tr_hflux, EDGES, T, D, 0, 0, 0, 2, ((f, E, R, 0), (qf, C, R, 1), (fq, E, W, 0)),     \
+    K(tr_hflux, EDGES, T, D, 0, 0, (16 + 4 * (4 * NL - qf_nlev)) / NL, 2,                  \
+      ((f, E, R, 0), (qf, C, R, 1), (fq, E, W, 0)),                                        \
       gale_kb_tr_hflux(TR, KM, i, f_nlev, f_stride, f, qf, fq), 0)                         \
-    K(tr_eflux, EDGES, T, D, 0, 0, 144.0 / NL, 50, ((f, E, R, 0), (q, CI, R, 2), (fq, E, W, 0)), \
+    K(tr_eflux, EDGES, T, D, 0, 0, 160.0 / NL, 50,                                         \
+      ((f, E, R, 0), (q, CI, R, 2), (fq, E, W, 0)),                                        \
       gale_kb_tr_eflux(TR, KM, i, f_nlev, f_stride, f, q, fq), 0)                          \
-    K(tr_vflux, CELLS, T, D, 0, 0, 0, 12, ((q, C, R, 0), (w, I, R, 0), (wq, I, W, 0)),      \
+    K(tr_vflux, CELLS, T, D, 0, 0, -16.0 / NL, LIM ? 36 - 64.0 / NL : 11 - 14.0 / NL,      \
+      ((q, C, R, 0), (w, I, R, 0), (wq, I, W, 0)),                                         \
       gale_kb_tr_vflux(TR, KM, i, q, w, wq), 0)                                            \
-    K(tr_tend, CELLS, T, D, 0, 0, 0, 12, ((fq, E, R, 0), (wq, I, R, 0), (out, CI, W, 0)),  \
+    K(tr_tend, CELLS, T, D, 0, 0,                                                          \
+      (56 + 8 * (NL - out_nlev)) / NL, 8 + TDEEP + wq * (3 + 2 * TDEEP),                   \
+      ((fq, E, R, 0), (wq, I, R, 0), (out, CI, W, 0)),                                     \
       gale_kb_tr_tend(TR, KM, i, fq_nlev, fq_stride, KM->si, fq, wq, out), 0)               \
-    K(minmax, REDUCE, M, D, 0, 0, 0, 2, ((x, A, R, 0)), 0, 0)
+    K(minmax, MINMAX, M, D, 0, 0, 0, 2, ((x, A, R, 0)),                                    \
+      gale_kb_tr_minmax(i, x_nlev, x_stride, x, &lo, &hi), 0)
 
 #endif

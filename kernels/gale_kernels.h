@@ -123,7 +123,7 @@ const char *gale_k_name(void);                  /* "cpu" or "offload-<target>" *
 int gale_k_init(gale_kmesh_t *km);              /* after every array above is set */
 void gale_k_finalize(gale_kmesh_t *km);
 /* Fields used by kernels: the offload layer places them on the device, and
- * kernels (gale_k_dots and gale_k_maxabs included) read the device copy. */
+ * kernels (the reductions included) read the device copy. */
 int gale_k_field_register(gale_field_t *f);
 void gale_k_field_release(gale_field_t *f);
 int gale_k_field_to_host(gale_field_t *f);      /* make the host copy current */
@@ -170,11 +170,12 @@ double gale_k_triad(double bytes, int ntimes);
  * A reproducible sum holds the exact sum of the values added to it in fixed
  * point: signed 46-bit digits in int64 words, weights 2^(138 - 46 j);
  * |values| < 2^184 and resolution 2^-184 (below it truncated toward zero, the
- * same way everywhere). gale_k_dots adds one value per column: the column's
- * sum in a fixed order (gale_kbodies.h), the same bits wherever the column is
- * summed. Integer addition is associative, so the total is independent of the
- * order, the thread count and the rank count. `bad` counts NaN, Inf and
- * out-of-range values. `plain` is the ordinary floating-point sum. */
+ * same way everywhere). A SUM reduction (gale_kdesc.h: dots) adds one value
+ * per column: the column's sum in a fixed order (gale_kbodies.h), the same
+ * bits wherever the column is summed. Integer addition is associative, so the
+ * total is independent of the order, the thread count and the rank count.
+ * `bad` counts NaN, Inf and out-of-range values. `plain` is the ordinary
+ * floating-point sum. */
 #define GALE_RSUM_WORDS 8
 typedef struct {
     int64_t w[GALE_RSUM_WORDS];
@@ -184,23 +185,5 @@ typedef struct {
 void gale_rsum_zero(gale_rsum_t *s);
 void gale_rsum_add(gale_rsum_t *s, double x);            /* one term (host, scalar) */
 double gale_rsum_value(const gale_rsum_t *s);            /* after a global integer sum */
-
-/* acc[j] += sum over columns [c0,c1), levels [k0,k1) of (wc[col]*wl[lev]*x)*y
- * for npair pairs at once (a NULL weight is 1).
- * reproducible != 0 fills the fixed-point words, else only `plain`. */
-typedef struct {
-    const void *x, *y;   /* same precision (prec); y may equal x */
-    const double *wc;    /* per-column weight or NULL */
-    const double *wl;    /* per-level weight or NULL */
-} gale_dotpair_t;
-/* x and y are registered fields. Weights must not change during the run:
- * the offload layer copies one to the device when it first sees it. */
-void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair,
-                 const gale_dotpair_t *pairs, int reproducible, gale_rsum_t *acc);
-/* max |x| over columns [c0,c1), levels [k0,k1); NaN propagates as NaN. Also
- * returns the first non-finite entry's column and level in bad_col, bad_lev
- * (-1 if none). */
-double gale_k_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x, int *bad_col,
-                     int *bad_lev);
 
 #endif

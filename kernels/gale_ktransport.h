@@ -31,7 +31,4 @@ typedef struct {
 int gale_ktr_init(gale_ktr_t *tr, const gale_kmesh_t *km);
 void gale_ktr_finalize(gale_ktr_t *tr);
 
-/* min and max over columns [c0,c1), levels [0,nl). */
-void gale_k_tr_minmax(int c0, int c1, int nl, int stride, const double *x, double *mn, double *mx);
-
 #endif

@@ -14,6 +14,8 @@
 #define GALE_KF_CI(n, acc, st) GALE_KF_FIELD_(n, CI, acc, st)
 #define GALE_KF_A(n, acc, st) GALE_KF_FIELD_(n, A, acc, st)
 #define GALE_KF_S(n, acc, st)
+#define GALE_KF_WC(n, acc, st)
+#define GALE_KF_WL(n, acc, st)
 #define GALE_KS_(n, loc, acc, st) GALE_KSC_##loc(n)
 #define GALE_KSC_S(n) #n,
 #define GALE_KSC_C(n)
@@ -21,8 +23,19 @@
 #define GALE_KSC_I(n)
 #define GALE_KSC_CI(n)
 #define GALE_KSC_A(n)
-#define GALE_KNF_(n, loc, acc, st) +(GALE_KL_##loc != 0)
-#define GALE_KNS_(n, loc, acc, st) +(GALE_KL_##loc == 0)
+#define GALE_KSC_WC(n)
+#define GALE_KSC_WL(n)
+/* counts: fields are C, E, I, CI, A; scalars S; weights (WC, WL) neither */
+#define GALE_KNF_(n, loc, acc, st) GALE_KN_##loc(+1, )
+#define GALE_KNS_(n, loc, acc, st) GALE_KN_##loc(, +1)
+#define GALE_KN_C(f, s) f
+#define GALE_KN_E(f, s) f
+#define GALE_KN_I(f, s) f
+#define GALE_KN_CI(f, s) f
+#define GALE_KN_A(f, s) f
+#define GALE_KN_S(f, s) s
+#define GALE_KN_WC(f, s)
+#define GALE_KN_WL(f, s)
 #define GALE_KPREC_D 0
 #define GALE_KPREC_DF 1
 
@@ -57,24 +70,48 @@ const gale_kdesc_t gale_kdesc[GALE_K_N] = {GALE_KCATEGORIES(GALE_KROWS_IN_)};
 _Static_assert(0 GALE_KCATEGORIES(GALE_KCOUNT_) == GALE_K_N,
                "a row list of GALE_KERNELS missing from GALE_KCATEGORIES, or named twice");
 
-#define GALE_KBYTES_(name, space, aux, prec, ext, red, bytes, flops, args, cd, cf)           \
-    case GALE_K_##name: return (double)(bytes);
-#define GALE_KFLOPS_(name, space, aux, prec, ext, red, bytes, flops, args, cd, cf)           \
-    case GALE_K_##name: return (double)(flops);
+/* A row's bytes and flops are expressions in its launch (gale_kdesc.h): the
+ * symbols below, the row's scalar arguments by name (their values), its
+ * field arguments by name (1 when given, 0 when NULL) and name_nlev (their
+ * levels), its weights by name (1 when given). */
+#define GALE_KX_BIND_(n, loc, acc, st) GALE_KX_BIND_##loc(n)
+#define GALE_KX_FIELD_(n)                                                                  \
+    const double n = ka_->f[kf_].p != NULL, n##_nlev = ka_->f[kf_++].nlev;                 \
+    (void)n, (void)n##_nlev;
+#define GALE_KX_BIND_C(n) GALE_KX_FIELD_(n)
+#define GALE_KX_BIND_E(n) GALE_KX_FIELD_(n)
+#define GALE_KX_BIND_I(n) GALE_KX_FIELD_(n)
+#define GALE_KX_BIND_CI(n) GALE_KX_FIELD_(n)
+#define GALE_KX_BIND_A(n) GALE_KX_FIELD_(n)
+#define GALE_KX_BIND_S(n)                                                                  \
+    const double n = ka_->s[ks_++];                                                        \
+    (void)n;
+#define GALE_KX_WEIGHT_(n)                                                                 \
+    const double n = ka_->w[kw_++] != NULL;                                                \
+    (void)n;
+#define GALE_KX_BIND_WC(n) GALE_KX_WEIGHT_(n)
+#define GALE_KX_BIND_WL(n) GALE_KX_WEIGHT_(n)
+#define GALE_KX_CASE_(name, space, aux, prec, ext, red, bytes, flops, args, cd, cf)          \
+    case GALE_K_##name: {                                                                  \
+        int kf_ = 0, ks_ = 0, kw_ = 0;                                                     \
+        GALE_PP_MAPT(GALE_KX_BIND_, args)                                                  \
+        (void)kf_, (void)ks_, (void)kw_;                                                   \
+        return flops_ ? (double)(flops) : (double)(bytes);                                 \
+    }
 
-static double bytes_per_point(int id, int nlev)
+/* The row's bytes (flops_ 0) or flops per point of a launch on [i0, i1). */
+static double per_point(int id, const gale_kargs_t *ka_, int i0, int i1, int flops_)
 {
-    const double NL = nlev > 0 ? nlev : 1;
-    (void)NL;
-    switch (id) { GALE_KERNELS(GALE_KBYTES_) }
-    return 0;
-}
-
-double gale_kdesc_flops_per_point(int id, int nlev)
-{
-    const double NL = nlev > 0 ? nlev : 1;
-    (void)NL;
-    switch (id) { GALE_KERNELS(GALE_KFLOPS_) }
+    const gale_kmesh_t *km = ka_->km;
+    const double NL = ka_->nlev > 0 ? ka_->nlev : 1, ES = ka_->prec == GALE_F32 ? 4 : 8;
+    const double NLAY = km ? km->nlev : NL;
+    const double DEEP = km && km->deep, TDEEP = ka_->tr && ka_->tr->hl;
+    const double LIM = ka_->tr && ka_->tr->limit, PS = ka_->nk && ka_->nk->pstride;
+    const int b0 = i0 / GALE_LANES, b1 = (i1 + GALE_LANES - 1) / GALE_LANES;
+    const double FILL = i1 > i0 ? (double)(i1 - i0) / ((b1 - b0) * GALE_LANES) : 1;
+    (void)NL, (void)ES, (void)NLAY, (void)DEEP, (void)TDEEP, (void)LIM;
+    (void)PS, (void)FILL;
+    switch (id) { GALE_KERNELS(GALE_KX_CASE_) }
     return 0;
 }
 
@@ -84,29 +121,67 @@ double gale_kdesc_flops_per_point(int id, int nlev)
 static double columns(int space, int loc, double n)
 {
     const int edges = space == GALE_KS_EDGES;
-    if (space == GALE_KS_FLAT || space == GALE_KS_COLS || space == GALE_KS_REDUCE) return n;
+    if (space == GALE_KS_FLAT || space == GALE_KS_COLS || GALE_KS_REDUCES(space)) return n;
     if (loc == GALE_LOC_EDGE) return edges ? n : 2 * n;
     return edges ? 0.5 * n : n;
 }
 
+/* The points a launch's row counts: columns x levels of the first field
+ * (FLAT, COLS: x the elements of a column block); BATCH: whole batches of
+ * GALE_LANES columns, which the batched factors and the sweeps cover even
+ * where the range ends inside one. */
+static double points(int id, const gale_kargs_t *a, int i0, int i1)
+{
+    const gale_kdesc_t *k = &gale_kdesc[id];
+    if (i1 <= i0) return 0;
+    if (k->space == GALE_KS_FLAT || k->space == GALE_KS_COLS) return (double)(i1 - i0) * a->flat;
+    if (k->space == GALE_KS_BATCH)
+        return (double)((i1 + GALE_LANES - 1) / GALE_LANES - i0 / GALE_LANES) * GALE_LANES * a->nlev;
+    return (double)(i1 - i0) * a->nlev;
+}
+
+/* A reduction's sets add up, each a launch of its own. */
+static double sets(double (*fn)(int, const gale_kargs_t *, int, int), int id,
+                   const gale_kargs_t *a, int i0, int i1)
+{
+    gale_kargs_t one = *a;
+    one.nset = 1;
+    double v = fn(id, &one, i0, i1);
+    for (int s = 1; s < a->nset; s++) v += fn(id, &a[s], i0, i1);
+    return v;
+}
+
 /* The fields once each (twice when read and written), from their
- * locations, levels and precision, and the row's coefficients per point. */
+ * locations, levels and precision, and the row's bytes per point. */
 double gale_k_launch_bytes(int id, const gale_kargs_t *a, int i0, int i1)
 {
+    if (a->nset > 1) return sets(gale_k_launch_bytes, id, a, i0, i1);
     const gale_kdesc_t *k = &gale_kdesc[id];
     const double n = i1 > i0 ? i1 - i0 : 0;
     double b = 0;
     for (int j = 0; j < k->nfield; j++) {
         const gale_kfield_t *f = &a->f[j];
+        int acc = k->field[j].access, first = 1;
         if (!f->p) continue;
+        /* a field given for several arguments moves once for all of them */
+        for (int i = 0; i < k->nfield; i++)
+            if (a->f[i].p == f->p) {
+                first &= i >= j;
+                acc |= k->field[i].access;
+            }
+        if (!first) continue;
         /* FLAT kernels touch whole column blocks (padding included) */
         const double per = k->space == GALE_KS_FLAT || k->space == GALE_KS_COLS ? a->flat : f->nlev;
         /* a field read and written moves twice */
-        b += columns(k->space, f->loc, n) * per * f->elem * (k->field[j].access == GALE_KA_RW ? 2 : 1);
+        b += columns(k->space, f->loc, n) * per * f->elem * (acc == GALE_KA_RW ? 2 : 1);
     }
-    const double points = n * (k->space == GALE_KS_FLAT || k->space == GALE_KS_COLS ? a->flat : a->nlev);
-    const double scale = a->prec == GALE_F32 ? 0.5 : 1.0;
-    return b + points * bytes_per_point(id, a->nlev) * scale;
+    return b + points(id, a, i0, i1) * per_point(id, a, i0, i1, 0);
+}
+
+double gale_k_launch_flops(int id, const gale_kargs_t *a, int i0, int i1)
+{
+    if (a->nset > 1) return sets(gale_k_launch_flops, id, a, i0, i1);
+    return points(id, a, i0, i1) * per_point(id, a, i0, i1, 1);
 }
 
 void gale_k_timers_register(int *kt)

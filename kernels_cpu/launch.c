@@ -66,7 +66,9 @@ int gale_k_field_to_device(gale_field_t *f) { return GALE_OK; }
  * thread), SIMD over levels inside the bodies; whole column blocks as one
  * SIMD loop (FLAT); batches of GALE_LANES columns with a per-thread scratch
  * (BATCH: the tridiagonal solve's transposed batch and the smoother's
- * residual column). */
+ * residual column). The bodies read host memory as it is. */
+#define GALE_KADDR(p) (p)
+#define GALE_KWEIGHT(w, n) (w)
 #define GALE_KLOOP_CELLS(devptrs, body)                                                    \
     _Pragma("omp parallel for schedule(static)") for (int i = i0; i < i1; i++) { body; }
 #define GALE_KLOOP_EDGES(devptrs, body) GALE_KLOOP_CELLS(devptrs, body)
@@ -83,6 +85,56 @@ int gale_k_field_to_device(gale_field_t *f) { return GALE_OK; }
         }                                                                                  \
     }
 
+/* The reductions, each set in turn. SUM: the sum schedule (gale_kbodies.h):
+ * per chunk, its blocks shared out among the threads (static), one partial
+ * per thread and set, folded in thread order. MAXABS, MINMAX: max and min
+ * reductions over columns, exact in any order. */
+#define GALE_KLOOP_SUM(devptrs, bind, body)                                                \
+    for (int cs_ = i0, ce_; cs_ < i1; cs_ = ce_) {                                         \
+        ce_ = gale_kb_dot_chunk_end(cs_, i1);                                              \
+        const int nb_ = gale_kb_dot_nblock(cs_, ce_), nt_ = omp_get_max_threads();        \
+        gale_rsum_t part_[nt_][nset_];                                                     \
+        memset(part_, 0, sizeof part_);                                                    \
+        _Pragma("omp parallel") {                                                          \
+            const int t_ = omp_get_thread_num();                                           \
+            _Pragma("omp for schedule(static)") for (int ib_ = 0; ib_ < nb_; ib_++)        \
+                for (int j_ = 0; j_ < nset_; j_++) {                                       \
+                    bind;                                                                  \
+                    const int cb_ = cs_ + ib_ * GALE_RSUM_BATCH;                           \
+                    const int n_ = cb_ + GALE_RSUM_BATCH < ce_ ? GALE_RSUM_BATCH : ce_ - cb_; \
+                    double v_[GALE_RSUM_BATCH];                                            \
+                    for (int i = cb_; i < cb_ + n_; i++) v_[i - cb_] = (body);             \
+                    gale_kb_sum_block(v_, n_, kb_->red->reproducible, &part_[t_][j_]);     \
+                }                                                                          \
+        }                                                                                  \
+        for (int t_ = 0; t_ < nt_; t_++)                                                   \
+            for (int j_ = 0; j_ < nset_; j_++) gale_kb_dot_fold(&ka_[j_].red->sum, &part_[t_][j_]); \
+    }
+#define GALE_KLOOP_MAXABS(devptrs, bind, body)                                             \
+    for (int j_ = 0; j_ < nset_; j_++) {                                                   \
+        bind;                                                                              \
+        double m = kb_->red->max;                                                          \
+        int bc = INT_MAX;                                                                  \
+        _Pragma("omp parallel for schedule(static) reduction(max : m) reduction(min : bc)") \
+        for (int i = i0; i < i1; i++) { body; }                                            \
+        if (bc != INT_MAX) { /* the first bad level of the first field's column */         \
+            const gale_kfield_t *f_ = &kb_->f[0];                                          \
+            kb_->red->bad_col = bc;                                                        \
+            kb_->red->bad_lev =                                                            \
+                gale_kb_maxabs_bad_lev((const double *)f_->p + (size_t)bc * f_->stride, 0, f_->nlev); \
+            m = NAN;                                                                       \
+        }                                                                                  \
+        kb_->red->max = m;                                                                 \
+    }
+#define GALE_KLOOP_MINMAX(devptrs, bind, body)                                             \
+    for (int j_ = 0; j_ < nset_; j_++) {                                                   \
+        bind;                                                                              \
+        double lo = kb_->red->min, hi = kb_->red->max;                                     \
+        _Pragma("omp parallel for schedule(static) reduction(min : lo) reduction(max : hi)") \
+        for (int i = i0; i < i1; i++) { body; }                                            \
+        kb_->red->min = lo, kb_->red->max = hi;                                            \
+    }
+
 void gale_k_run(int id, const gale_kargs_t *ka_, int i0, int i1)
 {
     if (i1 <= i0) return;
@@ -96,62 +148,6 @@ void gale_k_run(int id, const gale_kargs_t *ka_, int i0, int i1)
     (void)TR, (void)NK, (void)im, (void)fi0, (void)fi1, (void)b0, (void)b1;
 #include "gale_kdispatch.h"
     TSTOP_BYTES(id, gale_k_launch_bytes(id, ka_, i0, i1));
-}
-
-/* ---- global-sum local parts ---- */
-
-/* gale_rsum_* (host helpers): kernels/rsum.c */
-
-/* The schedule, shared with the offload layer and why it gives the same bits
- * there: gale_kbodies.h, "the dot-product schedule". Here: per chunk, its
- * blocks shared out among the threads (static), one partial per thread and
- * pair, folded in thread order. */
-void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair,
-                 const gale_dotpair_t *pairs, int reproducible, gale_rsum_t *acc)
-{
-    TSTART;
-    const int nt = omp_get_max_threads();
-    gale_rsum_t part[nt][npair];
-    for (int cs = c0, ce; cs < c1; cs = ce) {
-        ce = gale_kb_dot_chunk_end(cs, c1);
-        const int nblock = gale_kb_dot_nblock(cs, ce);
-        for (int t = 0; t < nt; t++)
-            for (int j = 0; j < npair; j++) gale_rsum_zero(&part[t][j]);
-#pragma omp parallel
-        {
-            const int t = omp_get_thread_num();
-#pragma omp for schedule(static)
-            for (int ib = 0; ib < nblock; ib++)
-                for (int j = 0; j < npair; j++)
-                    gale_kb_dot_block(prec, cs, ce, ib, stride, k0, k1, pairs[j].x, pairs[j].y,
-                                      pairs[j].wc, pairs[j].wl, reproducible, &part[t][j]);
-        }
-        for (int t = 0; t < nt; t++)
-            for (int j = 0; j < npair; j++) gale_kb_dot_fold(&acc[j], &part[t][j]);
-    }
-    double bytes = 0;
-    for (int j = 0; j < npair; j++)
-        bytes += (double)(c1 - c0) * (k1 - k0) * (prec == GALE_F64 ? 8 : 4) * (pairs[j].y == pairs[j].x ? 1 : 2);
-    TSTOP_BYTES(GALE_K_dots, bytes);
-}
-
-double gale_k_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x, int *bad_col,
-                     int *bad_lev)
-{
-    TSTART;
-    double m = 0;
-    int bc = INT_MAX;
-#pragma omp parallel for schedule(static) reduction(max : m) reduction(min : bc)
-    for (int c = c0; c < c1; c++) gale_kb_maxabs_acc(x, c, stride, k0, k1, &m, &bc);
-    *bad_col = -1;
-    *bad_lev = -1;
-    if (bc != INT_MAX) {
-        *bad_col = bc;
-        *bad_lev = gale_kb_maxabs_bad_lev(x + (size_t)bc * stride, k0, k1);
-        m = NAN;
-    }
-    TSTOP_BYTES(GALE_K_checks, (double)(c1 - c0) * (k1 - k0) * sizeof(double));
-    return m;
 }
 
 /* ---- device, transfers and halo packing: host memory is the only memory ---- */
@@ -221,17 +217,6 @@ int gale_ktr_init(gale_ktr_t *tr, const gale_kmesh_t *km)
     return GALE_OK;
 }
 void gale_ktr_finalize(gale_ktr_t *tr) { tr->impl = NULL; }
-
-void gale_k_tr_minmax(int c0, int c1, int nl, int stride, const double *x, double *mn, double *mx)
-{
-    TSTART;
-    double a = INFINITY, b = -INFINITY;
-#pragma omp parallel for schedule(static) reduction(min : a) reduction(max : b)
-    for (int c = c0; c < c1; c++) gale_kb_tr_minmax(c, nl, stride, x, &a, &b);
-    *mn = a;
-    *mx = b;
-    TSTOP_BYTES(GALE_K_minmax, (double)(c1 > c0 ? c1 - c0 : 0) * nl * sizeof(double));
-}
 
 /* ---- the machine's limit: the host's triad with the kernels' threads ---- */
 

@@ -3,8 +3,8 @@
  * column (or per batch of GALE_LANES columns for the tridiagonal solve);
  * levels stay inside the body. docs/offload.md describes the whole design.
  *
- * This file dispatches the launches (the described kernels, the dot
- * products, maxabs, the triad) and sets up the kmesh they read: gale_k_init
+ * This file dispatches the launches (the described kernels, the reductions
+ * among them, and the triad) and sets up the kmesh they read: gale_k_init
  * configures the device if nobody did (device.c), mirrors the kmesh's
  * read-only arrays through the table below (mirror.c) and gives it a scratch
  * pool. Each launch turns the host addresses it is passed into the kernels'
@@ -92,9 +92,12 @@ void gale_k_finalize(gale_kmesh_t *km)
 /* ---- the described kernels (gale_kdesc.h, gale_kdispatch.h) ----
  * One device thread per column (cells, edges), per element (FLAT) or per
  * batch of GALE_LANES columns with its own scratch from the kmesh's pool
- * (BATCH); the bodies get the kernel addresses of the fields (gale_koff_ptr),
- * of the kmesh (KD) and of the transport's and nonlinear core's static data
- * (their mirrors, gale_koff_mirrored). */
+ * (BATCH); the bodies get the kernel addresses of the fields (gale_koff_ptr)
+ * and weights (gale_koff_weight: copied when first seen), of the kmesh (KD)
+ * and of the transport's and nonlinear core's static data (their mirrors,
+ * gale_koff_mirrored). */
+#define GALE_KADDR(p) gale_koff_ptr(p)
+#define GALE_KWEIGHT(w, n) gale_koff_weight((w), (n))
 #define GALE_KLOOP_CELLS(devptrs, body)                                                    \
     GALE_PP_PRAGMA(omp target teams distribute parallel for device(dev_)                   \
                        is_device_ptr(KM, TR, NK GALE_PP_UNPAREN devptrs))                  \
@@ -115,13 +118,77 @@ void gale_k_finalize(gale_kmesh_t *km)
         body;                                                                              \
     }
 
+/* The reductions, each set in turn, folded on the host. SUM: per chunk, one
+ * device thread per column and an int64 (or, plain, a double) reduction of
+ * the chunk (the sum schedule, gale_kbodies.h); MAXABS, MINMAX: one max and
+ * min reduction. */
+#define GALE_KOFF_TARGET_(devptrs, red)                                                    \
+    GALE_PP_PRAGMA(omp target teams distribute parallel for device(dev_)                   \
+                       is_device_ptr(KM GALE_PP_UNPAREN devptrs) GALE_PP_UNPAREN red)
+#define GALE_KLOOP_SUM(devptrs, bind, body)                                                \
+    for (int j_ = 0; j_ < nset_; j_++) {                                                   \
+        bind;                                                                              \
+        for (int cs_ = i0, ce_; cs_ < i1; cs_ = ce_) {                                     \
+            ce_ = gale_kb_dot_chunk_end(cs_, i1);                                          \
+            gale_rsum_t p_ = {{0}, 0, 0.0};                                                \
+            if (kb_->red->reproducible) {                                                  \
+                int64_t w0 = 0, w1 = 0, w2 = 0, w3 = 0, w4 = 0, w5 = 0, w6 = 0, w7 = 0, nb = 0; \
+                GALE_KOFF_TARGET_(devptrs, (reduction(+ : w0, w1, w2, w3, w4, w5, w6, w7, nb))) \
+                for (int i = cs_; i < ce_; i++) {                                          \
+                    int64_t w[GALE_RSUM_WORDS] = {0}, bad = 0;                             \
+                    gale_kb_rsum_term((body), w, &bad);                                    \
+                    w0 += w[0], w1 += w[1], w2 += w[2], w3 += w[3];                        \
+                    w4 += w[4], w5 += w[5], w6 += w[6], w7 += w[7];                        \
+                    nb += bad;                                                             \
+                }                                                                          \
+                p_ = (gale_rsum_t){{w0, w1, w2, w3, w4, w5, w6, w7}, nb, 0.0};             \
+                gale_koff_count_small(9 * sizeof(int64_t), 9 * sizeof(int64_t));           \
+            } else {                                                                       \
+                double s_ = 0;                                                             \
+                GALE_KOFF_TARGET_(devptrs, (reduction(+ : s_)))                            \
+                for (int i = cs_; i < ce_; i++) s_ += (body);                              \
+                p_.plain = s_;                                                             \
+                gale_koff_count_small(sizeof s_, sizeof s_);                               \
+            }                                                                              \
+            gale_kb_dot_fold(&kb_->red->sum, &p_);                                         \
+        }                                                                                  \
+    }
+#define GALE_KLOOP_MAXABS(devptrs, bind, body)                                             \
+    for (int j_ = 0; j_ < nset_; j_++) {                                                   \
+        bind;                                                                              \
+        double m = kb_->red->max;                                                          \
+        int bc = INT_MAX;                                                                  \
+        GALE_KOFF_TARGET_(devptrs, (reduction(max : m) reduction(min : bc)))               \
+        for (int i = i0; i < i1; i++) { body; }                                            \
+        gale_koff_count_small(sizeof m + sizeof bc, sizeof m + sizeof bc);                 \
+        if (bc != INT_MAX) { /* rare: the first field's column's first bad level, there */ \
+            const double *const c_ =                                                       \
+                (const double *)GALE_KADDR(kb_->f[0].p) + (size_t)bc * kb_->f[0].stride;   \
+            const int n_ = kb_->f[0].nlev;                                                 \
+            int lev = -1;                                                                  \
+            _Pragma("omp target device(dev_) is_device_ptr(c_) map(tofrom : lev)")         \
+            lev = gale_kb_maxabs_bad_lev(c_, 0, n_);                                       \
+            gale_koff_count_small(sizeof lev, sizeof lev);                                 \
+            kb_->red->bad_col = bc, kb_->red->bad_lev = lev;                               \
+            m = NAN;                                                                       \
+        }                                                                                  \
+        kb_->red->max = m;                                                                 \
+    }
+#define GALE_KLOOP_MINMAX(devptrs, bind, body)                                             \
+    for (int j_ = 0; j_ < nset_; j_++) {                                                   \
+        bind;                                                                              \
+        double lo = kb_->red->min, hi = kb_->red->max;                                     \
+        GALE_KOFF_TARGET_(devptrs, (reduction(min : lo) reduction(max : hi) map(tofrom : lo, hi))) \
+        for (int i = i0; i < i1; i++) { body; }                                            \
+        gale_koff_count_small(2 * sizeof(double), 2 * sizeof(double));                     \
+        kb_->red->min = lo, kb_->red->max = hi;                                            \
+    }
+
 void gale_k_run(int id, const gale_kargs_t *a, int i0, int i1)
 {
     if (i1 <= i0) return;
     TSTART;
-    gale_kargs_t d = *a;
-    for (int j = 0; j < GALE_KMAXF; j++) d.f[j].p = gale_koff_ptr(a->f[j].p);
-    const gale_kargs_t *const ka_ = &d;
+    const gale_kargs_t *const ka_ = a;
     const gale_kmesh_t *const KM = a->km ? KD(a->km) : NULL;
     const gale_ktr_t *const TR = a->tr ? gale_koff_mirrored(a->tr->impl) : NULL;
     const gale_knl_t *const NK = a->nk ? gale_koff_mirrored(a->nk->impl) : NULL;
@@ -136,87 +203,6 @@ void gale_k_run(int id, const gale_kargs_t *a, int i0, int i1)
     (void)fi0, (void)fi1, (void)b0, (void)b1, (void)pool_, (void)per_;
 #include "gale_kdispatch.h"
     TSTOP_BYTES(id, gale_k_launch_bytes(id, a, i0, i1));
-}
-
-/* ---- global-sum local parts ---- */
-
-/* gale_rsum_* (host helpers): kernels/rsum.c */
-
-/* The schedule, shared with the CPU layer and why it gives the same bits
- * there: gale_kbodies.h, "the dot-product schedule". Here: per pair and
- * chunk, one device thread per column and an int64 (or, plain, a double)
- * reduction of the chunk, folded on the host. */
-void gale_k_dots(int prec, int c0, int c1, int stride, int k0, int k1, int npair,
-                 const gale_dotpair_t *pairs, int reproducible, gale_rsum_t *acc)
-{
-    if (c1 <= c0) return;
-    TSTART;
-    const int dev = gale_koff_dev();
-    for (int j = 0; j < npair; j++) {
-        const void *dx = gale_koff_ptr(pairs[j].x), *dy = gale_koff_ptr(pairs[j].y);
-        const double *dwc = gale_koff_weight(pairs[j].wc, (size_t)c1);
-        const double *dwl = gale_koff_weight(pairs[j].wl, (size_t)k1);
-        for (int cs = c0, ce; cs < c1; cs = ce) {
-            ce = gale_kb_dot_chunk_end(cs, c1);
-            gale_rsum_t part = {{0}, 0, 0.0};
-            if (reproducible) {
-                int64_t w0 = 0, w1 = 0, w2 = 0, w3 = 0, w4 = 0, w5 = 0, w6 = 0, w7 = 0, nb = 0;
-#pragma omp target teams distribute parallel for device(dev) is_device_ptr(dx, dy, dwc, dwl) \
-    reduction(+ : w0, w1, w2, w3, w4, w5, w6, w7, nb)
-                for (int c = cs; c < ce; c++) {
-                    int64_t w[GALE_RSUM_WORDS] = {0}, bad = 0;
-                    gale_kb_dot_col_digits(prec, c, stride, k0, k1, dx, dy, dwc, dwl, w, &bad);
-                    w0 += w[0], w1 += w[1], w2 += w[2], w3 += w[3];
-                    w4 += w[4], w5 += w[5], w6 += w[6], w7 += w[7];
-                    nb += bad;
-                }
-                part = (gale_rsum_t){{w0, w1, w2, w3, w4, w5, w6, w7}, nb, 0.0};
-                gale_koff_count_small(9 * sizeof(int64_t), 9 * sizeof(int64_t));
-            } else {
-                double s = 0;
-#pragma omp target teams distribute parallel for device(dev) is_device_ptr(dx, dy, dwc, dwl) \
-    reduction(+ : s)
-                for (int c = cs; c < ce; c++)
-                    s += gale_kb_dot_col(prec, c, stride, k0, k1, dx, dy, dwc, dwl);
-                part.plain = s;
-                gale_koff_count_small(sizeof s, sizeof s);
-            }
-            gale_kb_dot_fold(&acc[j], &part);
-        }
-    }
-    double bytes = 0;
-    for (int j = 0; j < npair; j++)
-        bytes += (double)(c1 - c0) * (k1 - k0) * (prec == GALE_F64 ? 8 : 4) *
-                 (pairs[j].y == pairs[j].x ? 1 : 2);
-    TSTOP_BYTES(GALE_K_dots, bytes);
-}
-
-double gale_k_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x, int *bad_col,
-                     int *bad_lev)
-{
-    *bad_col = -1;
-    *bad_lev = -1;
-    if (c1 <= c0) return 0;
-    TSTART;
-    const int dev = gale_koff_dev();
-    const double *dx = gale_koff_ptr(x);
-    double m = 0;
-    int bc = INT_MAX;
-#pragma omp target teams distribute parallel for device(dev) is_device_ptr(dx) \
-    reduction(max : m) reduction(min : bc)
-    for (int c = c0; c < c1; c++) gale_kb_maxabs_acc(dx, c, stride, k0, k1, &m, &bc);
-    gale_koff_count_small(sizeof m + sizeof bc, sizeof m + sizeof bc);
-    if (bc != INT_MAX) { /* rare: find the level on the device */
-        int lev = -1;
-#pragma omp target device(dev) is_device_ptr(dx) map(tofrom : lev)
-        lev = gale_kb_maxabs_bad_lev(dx + (size_t)bc * stride, k0, k1);
-        gale_koff_count_small(sizeof lev, sizeof lev);
-        *bad_col = bc;
-        *bad_lev = lev;
-        m = NAN;
-    }
-    TSTOP_BYTES(GALE_K_checks, (double)(c1 - c0) * (k1 - k0) * sizeof(double));
-    return m;
 }
 
 /* ---- the machine's limit: the device's triad ---- */

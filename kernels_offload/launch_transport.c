@@ -1,24 +1,15 @@
 /* Offload launch layer of the transport: the table of its static data
  * (gale_ktr_t), mirrored for the kernels of gale_kbodies_transport.h, which
- * run through gale_k_run (launch.c; they read the kmesh's own mirror), and
- * the min/max reduction. Calls down only: mirror.c, residency.c. */
+ * run through gale_k_run (launch.c; they read the kmesh's own mirror). Calls
+ * down only: mirror.c. */
 #include "gale_base.h"
 #include "gale_koffload.h"
-
-#include <omp.h>
-
-#include "gale_kbodies_transport.h"
-#include "gale_ktimers.h"
 #include "mirror.h"
 
-#include <math.h>
 #include <stddef.h>
-
-static int kt[GALE_K_N]; /* kernel timers (gale_ktimers.h): minmax's */
 
 int gale_ktr_init(gale_ktr_t *tr, const gale_kmesh_t *km)
 {
-    gale_k_timers_register(kt);
     const size_t nc = tr->ncell, ne = tr->nedge, nl = km->nlev, D = sizeof(double);
 #define A(member, bytes) GALE_KOFF_STATIC(gale_ktr_t, member, bytes)
     const gale_koff_static_t a[] = {
@@ -44,20 +35,4 @@ void gale_ktr_finalize(gale_ktr_t *tr)
     gale_koff_unmirror(m);
     gale_free(m);
     tr->impl = NULL;
-}
-
-void gale_k_tr_minmax(int c0, int c1, int nl, int stride, const double *x, double *mn, double *mx)
-{
-    TSTART;
-    double a = INFINITY, b = -INFINITY;
-    if (c1 > c0) {
-        const double *dx = gale_koff_ptr(x);
-#pragma omp target teams distribute parallel for device(gale_koff_dev()) is_device_ptr(dx) \
-    reduction(min : a) reduction(max : b) map(tofrom : a, b)
-        for (int c = c0; c < c1; c++) gale_kb_tr_minmax(c, nl, stride, dx, &a, &b);
-        gale_koff_count_small(2 * sizeof(double), 2 * sizeof(double));
-    }
-    *mn = a;
-    *mx = b;
-    TSTOP_BYTES(GALE_K_minmax, (double)(c1 > c0 ? c1 - c0 : 0) * nl * sizeof(double));
 }

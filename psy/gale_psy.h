@@ -31,6 +31,7 @@ typedef struct {
     int depth;      /* [halo] depth */
     int redundant;  /* [halo] redundant_computation */
     int overlap;    /* [halo] overlap */
+    int progress;   /* [halo] progress_points: test pending sums between launches */
 } gale_psy_opts_t;
 
 /* Collective. Picks this rank's device, checks [offload] memory and
@@ -85,21 +86,31 @@ enum { GALE_PSY_READ = GALE_KA_R, GALE_PSY_WRITE = GALE_KA_W, GALE_PSY_READWRITE
 typedef struct {
     gale_field_t *f[GALE_KMAXF];
     double s[GALE_KMAXS];
+    const double *w[GALE_KMAXW]; /* a reduction's weights */
     const gale_ktr_t *tr;     /* the transport's static data (aux T) */
     const gale_knl_t *nk;     /* the nonlinear core's (aux N) */
     gale_field_t *also;       /* exchanged with this launch's exchanges if they happen and
                                  it is staler than them: a field the caller reads in the
                                  halo next (redundant computation) */
+    gale_kred_t *red;         /* a reduction's result */
+    int nset;                 /* a reduction: c[0..nset) in one launch (0: 1) */
 } gale_psy_call_t;
 /* Kernel id (GALE_K_*) on c. Checks every field against the row: its
  * location, its precision, the halo its stencil reads (GALE_ERR_INTERNAL,
  * naming the kernel, the arguments and the fields). Collective when it
- * exchanges. */
+ * exchanges; a reduction reads no halo, so never. */
 int gale_psy_launch(gale_psy_t *p, int id, gale_psy_call_t *c);
 
 /* The typed launches, one per row: int gale_psy_<kernel>(gale_psy_t *p
  * [, const gale_ktr_t *tr | const gale_knl_t *nk], <the row's arguments>):
- * a field argument is a gale_field_t *, a scalar a double. */
+ * a field argument is a gale_field_t *, a scalar a double. A reduction's
+ * (SUM, MAXABS, MINMAX rows):
+ *   int gale_psy_<kernel>(gale_psy_t *p, int n, const gale_psy_<kernel>_t *a,
+ *                         gale_kred_t *r)
+ * runs n sets of the row's arguments, a[j] (a field a const gale_field_t *,
+ * a weight a const double *; the fields of every set of one shape), in one
+ * launch over the owned columns of their location (an edge is owned by the
+ * owner of its first cell), set j into r[j], which the caller sets first. */
 #define GALE_PSY_P_(n, loc, acc, st) GALE_PSY_P_##loc(n)
 #define GALE_PSY_P_C(n) , gale_field_t *n
 #define GALE_PSY_P_E(n) , gale_field_t *n
@@ -119,7 +130,25 @@ int gale_psy_launch(gale_psy_t *p, int id, gale_psy_call_t *c);
 #define GALE_PSY_DECL_FLAT(name, aux, args) GALE_PSY_SIG_(name, aux, args);
 #define GALE_PSY_DECL_COLS(name, aux, args) GALE_PSY_SIG_(name, aux, args);
 #define GALE_PSY_DECL_BATCH(name, aux, args) GALE_PSY_SIG_(name, aux, args);
-#define GALE_PSY_DECL_REDUCE(name, aux, args)
+#define GALE_PSY_M_(n, loc, acc, st) GALE_PSY_M_##loc(n)
+#define GALE_PSY_M_C(n) const gale_field_t *n;
+#define GALE_PSY_M_E(n) const gale_field_t *n;
+#define GALE_PSY_M_I(n) const gale_field_t *n;
+#define GALE_PSY_M_CI(n) const gale_field_t *n;
+#define GALE_PSY_M_A(n) const gale_field_t *n;
+#define GALE_PSY_M_S(n) double n;
+#define GALE_PSY_M_WC(n) const double *n;
+#define GALE_PSY_M_WL(n) const double *n;
+#define GALE_PSY_RSIG_(name)                                                               \
+    int gale_psy_##name(gale_psy_t *psy_, int n_, const gale_psy_##name##_t *a_, gale_kred_t *r_)
+#define GALE_PSY_DECL_RED_(name, aux, args)                                                \
+    typedef struct {                                                                       \
+        GALE_PP_MAPT(GALE_PSY_M_, args)                                                    \
+    } gale_psy_##name##_t;                                                                 \
+    GALE_PSY_RSIG_(name);
+#define GALE_PSY_DECL_SUM(name, aux, args) GALE_PSY_DECL_RED_(name, aux, args)
+#define GALE_PSY_DECL_MAXABS(name, aux, args) GALE_PSY_DECL_RED_(name, aux, args)
+#define GALE_PSY_DECL_MINMAX(name, aux, args) GALE_PSY_DECL_RED_(name, aux, args)
 GALE_KERNELS(GALE_PSY_DECL_)
 
 /* The kernel benchmark's recorder (bench/gale_kbench.c): while set, the
@@ -129,6 +158,7 @@ GALE_KERNELS(GALE_PSY_DECL_)
 typedef struct {
     int have, i0, i1;
     gale_kargs_t a;
+    gale_kred_t red; /* a reduction's result, while replayed (a.red: here; one set) */
 } gale_psy_rec_t;
 void gale_psy_record(gale_psy_rec_t *rec);
 
@@ -145,14 +175,14 @@ int gale_psy_precond(gale_psy_t *p, int pc, gale_field_t *r, gale_field_t *z);
 
 /* ---- global reductions ---- */
 typedef struct {
-    const gale_psy_t *psy;
+    gale_psy_t *psy;
     MPI_Comm comm;
     int reproducible;   /* fixed-point integer sums (order-free) or plain MPI_SUM */
     long count;         /* global sums done (one call = one, however many values) */
     double seconds;     /* wall time in them (start and finish; the wait is most of it) */
 } gale_gsum_t;
 #define GALE_GSUM_MAX 48 /* values per global sum: the mixed gcr's 4 fields x (gcrk + 1) */
-void gale_gsum_init(gale_gsum_t *g, const gale_psy_t *p, int reproducible);
+void gale_gsum_init(gale_gsum_t *g, gale_psy_t *p, int reproducible);
 
 /* A global sum under construction: up to GALE_GSUM_MAX values, each a dot
  * product of two fields over their owned entities and all levels, or terms
@@ -160,9 +190,10 @@ void gale_gsum_init(gale_gsum_t *g, const gale_psy_t *p, int reproducible);
  * ones of one shape together. */
 typedef struct {
     int n;
-    struct { const gale_field_t *x, *y; const double *wc, *wl; } dot[GALE_GSUM_MAX];
-    gale_rsum_t acc[GALE_GSUM_MAX];
-    MPI_Request req;
+    gale_psy_dots_t dot[GALE_GSUM_MAX]; /* x NULL: a host term */
+    gale_kred_t acc[GALE_GSUM_MAX];
+    int slot;     /* its request in the sum layer's registry of pending sums */
+    int blocking; /* gale_psy_sum: the whole of it is a wait */
     int64_t iw[GALE_GSUM_MAX * (GALE_RSUM_WORDS + 1)];
     double dw[GALE_GSUM_MAX];
 } gale_psy_sum_t;
@@ -179,11 +210,17 @@ gale_rsum_t *gale_psy_sum_term(gale_psy_sum_t *s);
 int gale_psy_sum(gale_gsum_t *g, gale_psy_sum_t *s, double *out);
 int gale_psy_sum_start(gale_gsum_t *g, gale_psy_sum_t *s);
 int gale_psy_sum_finish(gale_gsum_t *g, gale_psy_sum_t *s, double *out);
+/* A progress point (docs/emulate.md, "Progress points"): MPI_Test on every
+ * sum started and not finished, so that a non-blocking sum advances while
+ * kernels run, with any MPI (one without a progress thread advances it only
+ * inside MPI calls). gale_psy_launch calls it with [halo] progress_points.
+ * Not collective. */
+int gale_psy_progress(void);
 
 /* Collective: the global max of v[i], i < n (host values), in place. */
 int gale_psy_max(gale_psy_t *p, int n, double *v);
 /* Collective: global min and max of a double field over owned entities. */
-int gale_psy_minmax(gale_psy_t *p, const gale_field_t *f, double *mn, double *mx);
+int gale_psy_range(gale_psy_t *p, const gale_field_t *f, double *mn, double *mx);
 /* Collective: for each of n double fields, max |x| over owned entities
  * (NaN if any entry is not finite) and the first non-finite entry in global
  * order: bad_gid[i] (-1 if none) and its level bad_lev[i]. */

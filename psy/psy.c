@@ -266,14 +266,46 @@ static void kargs(const gale_psy_t *p, const gale_kdesc_t *k, const gale_psy_cal
         if (!a->flat || f->stride < a->flat) a->flat = f->stride;
     }
     for (int i = 0; i < k->nscalar; i++) a->s[i] = c->s[i];
+    for (int i = 0; i < GALE_KMAXW; i++) a->w[i] = c->w[i];
+    a->red = c->red;
 }
 
 static gale_psy_rec_t *g_rec; /* gale_psy_record */
 void gale_psy_record(gale_psy_rec_t *rec) { g_rec = rec; }
 
+/* A reduction: its sets c[0..nset), fields of one shape, in one launch over
+ * the owned columns of their location, each into its own result. Its
+ * stencils are 0 and its loop owned: no halo is read, none exchanged. */
+static int launch_reduce(gale_psy_t *p, int id, const gale_kdesc_t *k, gale_psy_call_t *c)
+{
+    const int n = c->nset > 1 ? c->nset : 1;
+    gale_kargs_t ka[n];
+    for (int j = 0; j < n; j++) {
+        GALE_CALL(check_call(p, id, k, &c[j]));
+        if (!c[j].f[0] || !c[j].red || !gale_field_same_shape(c[j].f[0], c[0].f[0]))
+            GALE_ERROR(GALE_ERR_INTERNAL, "kernel %s: set %d has no first field, no result or "
+                       "a first field of another shape than set 0's", k->name, j);
+        kargs(p, k, &c[j], &ka[j]);
+    }
+    ka[0].nset = n;
+    const int i1 = gale_psy_owned(p, c->f[0]->loc);
+    if (i1 > 0) gale_k_run(id, ka, 0, i1);
+    gale_psy_rec_t *r = g_rec ? &g_rec[2 * id + ka[0].prec] : NULL;
+    if (r && !r->have && i1 > 0) {
+        *r = (gale_psy_rec_t){.have = 1, .i1 = i1, .a = ka[0], .red = *c->red};
+        r->a.nset = 1;
+        r->a.red = &r->red;
+    }
+    return GALE_OK;
+}
+
 int gale_psy_launch(gale_psy_t *p, int id, gale_psy_call_t *c)
 {
     const gale_kdesc_t *k = &gale_kdesc[id];
+    /* a progress point: a pending non-blocking sum advances between kernels
+     * even where MPI has no progress thread (docs/emulate.md) */
+    if (p->o.progress) GALE_CALL(gale_psy_progress());
+    if (GALE_KS_REDUCES(k->space)) return launch_reduce(p, id, k, c);
     GALE_CALL(check_call(p, id, k, c));
     gale_kargs_t ka;
     kargs(p, k, c, &ka);
@@ -337,6 +369,6 @@ int gale_psy_launch(gale_psy_t *p, int id, gale_psy_call_t *c)
         if ((k->field[i].access & GALE_PSY_WRITE) && c->f[i]) c->f[i]->halo_valid = d;
     gale_psy_rec_t *r = g_rec ? &g_rec[2 * id + ka.prec] : NULL;
     if (r && !r->have && range_end(p, edges, d) > 0)
-        *r = (gale_psy_rec_t){1, 0, range_end(p, edges, d), ka};
+        *r = (gale_psy_rec_t){.have = 1, .i1 = range_end(p, edges, d), .a = ka};
     return GALE_OK;
 }

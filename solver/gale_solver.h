@@ -111,7 +111,10 @@ const char *gale_solver_pc_name(int pc);
  * right-preconditioned by the approximate Schur complement (M_u lumped: b,
  * w and u eliminated, leaving the Helmholtz problem of `helm`), in the norm
  * |r|^2 = sum r^2 / M_lumped (energy units, the same for every field). */
-enum { GALE_MIXED_GCR = 0, GALE_MIXED_PREC_ONLY = 1 }; /* [mixed_solver] method, in choice order */
+/* [mixed_solver] method, in choice order; pipelined_gcr needs a linear
+ * preconditioner ([solver] method = prec_only: src/config/config.c refuses
+ * any other) */
+enum { GALE_MIXED_GCR = 0, GALE_MIXED_PREC_ONLY = 1, GALE_MIXED_PIPEGCR = 2 };
 typedef struct {
     int method;            /* GALE_MIXED_* */
     double rtol, atol;
@@ -128,6 +131,10 @@ typedef struct {
     long global_sums;      /* the mixed level's own (the Helmholtz solves count theirs) */
     double global_sum_s;
     double seconds;        /* wall time of the solves (the Helmholtz solves' included) */
+    /* pipelined_gcr: sums whose wait the next preconditioner and operator
+     * applications overlapped, and those applications made ahead that went
+     * unused (the solve converged or stopped at that update) */
+    long overlapped_sums, unused_applications;
 } gale_mixed_stats_t;
 typedef struct gale_mixed gale_mixed_t;
 /* Not collective. psy's kmesh holds the operator; helm solves the

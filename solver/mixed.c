@@ -1,7 +1,8 @@
-/* The mixed (u, w, b, p) solve of the consistent operator: GCR(k) with the
- * approximate Schur complement as right preconditioner (docs/numerics.md,
- * "The mixed solve"). Every loop, exchange and global sum is a PSy-layer
- * call; the Helmholtz problem is the [solver] solver's. */
+/* The mixed (u, w, b, p) solve of the consistent operator: GCR(k), or its
+ * pipelined form, with the approximate Schur complement as right
+ * preconditioner (docs/numerics.md, "The mixed solve"). Every loop, exchange
+ * and global sum is a PSy-layer call; the Helmholtz problem is the [solver]
+ * solver's. */
 #include "gale_solver.h"
 
 #include "gale_base.h"
@@ -22,7 +23,10 @@ struct gale_mixed {
     double tau;
     int nv;
     gale_field_t *store;  /* 4 fields per work vector */
-    mv_t r, z[MAXK], v[MAXK];
+    /* gcr: directions z_j = P r_j and images v_j. pipelined_gcr: m_j = P w_j
+     * in z, w_j and then s_j in v (one more: the next w), n_j = L m_j and
+     * then z_j in n, u = P r (docs/numerics.md, "The mixed solve") */
+    mv_t r, z[MAXK], v[MAXK + 1], n[MAXK], u;
     gale_field_t ru, rb, ws, h; /* the preconditioner's scratch */
     double *wc[4], *wl[4];      /* the norm's weights: 1 / lumped mass */
     gale_mixed_stats_t st;
@@ -33,8 +37,8 @@ static const gale_loc_t loc4[4] = {GALE_LOC_EDGE, GALE_LOC_IFACE, GALE_LOC_IFACE
 
 const char *gale_mixed_method_name(int m)
 {
-    static const char *const n[] = {"gcr", "prec_only"};
-    return m >= 0 && m < 2 ? n[m] : "?";
+    static const char *const n[] = {"gcr", "prec_only", "pipelined_gcr"};
+    return m >= 0 && m < 3 ? n[m] : "?";
 }
 
 /* out = a x + b y, field by field */
@@ -49,24 +53,33 @@ static int lin(S *s, const mv_t *out, double a, const mv_t *x, double b, const m
  * are launched together (one pass over the field for all of them); each
  * pair's four field values are then added in field order (the same bits on
  * every rank: each is a reproducible or plain global value) */
-static int dots(S *s, int n, const mv_t *const *a, const mv_t *const *b, double *out)
+static int dots_add(S *s, gale_psy_sum_t *sum, int n, const mv_t *const *a, const mv_t *const *b)
 {
     GALE_ASSERT(4 * n <= GALE_GSUM_MAX);
-    gale_psy_sum_t sum;
-    gale_psy_sum_init(&sum);
+    gale_psy_sum_init(sum);
     for (int i = 0; i < 4; i++)
-        for (int j = 0; j < n; j++) gale_psy_sum_dot(&sum, a[j]->f[i], b[j]->f[i], s->wc[i], s->wl[i]);
+        for (int j = 0; j < n; j++) gale_psy_sum_dot(sum, a[j]->f[i], b[j]->f[i], s->wc[i], s->wl[i]);
+    return GALE_OK;
+}
+static void dots_out(int n, const double *v, double *out)
+{
+    for (int j = 0; j < n; j++) out[j] = ((v[j] + v[n + j]) + v[2 * n + j]) + v[3 * n + j];
+}
+static int dots(S *s, int n, const mv_t *const *a, const mv_t *const *b, double *out)
+{
+    gale_psy_sum_t sum;
+    GALE_CALL(dots_add(s, &sum, n, a, b));
     double v[GALE_GSUM_MAX];
     GALE_CALL(gale_psy_sum(s->gs, &sum, v));
-    for (int j = 0; j < n; j++) out[j] = ((v[j] + v[n + j]) + v[2 * n + j]) + v[3 * n + j];
+    dots_out(n, v, out);
     return GALE_OK;
 }
 
 /* x -= sum_i h[i] y_i (i < n, in that order) and then, with w, w += b x, each
  * field in one pass (gale_kb_lincomb: the bits of the axpbys it replaces),
  * at most six directions a launch */
-static int lincomb(S *s, const mv_t *x, int n, const double *h, const mv_t *y, const mv_t *w,
-                   double b)
+static int lincombp(S *s, const mv_t *x, int n, const double *h, const mv_t *const *y,
+                    const mv_t *w, double b)
 {
     for (int i = 0; i < 4; i++) {
         int j0 = 0;
@@ -74,7 +87,7 @@ static int lincomb(S *s, const mv_t *x, int n, const double *h, const mv_t *y, c
             const int m = n - j0 < 6 ? n - j0 : 6, last = j0 + m == n;
             double c[6] = {0};
             gale_field_t *yf[6] = {NULL};
-            for (int j = 0; j < m; j++) c[j] = -h[j0 + j], yf[j] = y[j0 + j].f[i];
+            for (int j = 0; j < m; j++) c[j] = -h[j0 + j], yf[j] = y[j0 + j]->f[i];
             GALE_CALL(gale_psy_lincomb(s->psy, x->f[i], last && w ? w->f[i] : NULL, m, b, c[0],
                                        c[1], c[2], c[3], c[4], c[5], yf[0], yf[1], yf[2], yf[3],
                                        yf[4], yf[5]));
@@ -82,6 +95,13 @@ static int lincomb(S *s, const mv_t *x, int n, const double *h, const mv_t *y, c
         } while (j0 < n);
     }
     return GALE_OK;
+}
+static int lincomb(S *s, const mv_t *x, int n, const double *h, const mv_t *y, const mv_t *w,
+                   double b)
+{
+    const mv_t *yp[2 * MAXK + 1];
+    for (int j = 0; j < n; j++) yp[j] = &y[j];
+    return lincombp(s, x, n, h, yp, w, b);
 }
 
 static int apply(S *s, const mv_t *x, const mv_t *y)
@@ -209,6 +229,162 @@ static int gcr(S *s, const mv_t *b, const mv_t *x, int *ok)
     return GALE_OK;
 }
 
+/* ---- pipelined_gcr ---- */
+
+/* m = P w and, unless the cycle ends with this update, n = L m: the next
+ * update's preconditioner and operator applications, which need only w */
+static int ahead(S *s, const mv_t *w, const mv_t *m, const mv_t *n, int last)
+{
+    GALE_CALL(precond(s, w, m));
+    if (!last) GALE_CALL(apply(s, m, n));
+    return GALE_OK;
+}
+
+/* Whether to make the next update's applications while this update's sum
+ * is in flight. They are wasted when this update turns out to be the last
+ * (a preconditioner and an operator application, far more than a sum's
+ * wait), so they wait for the sum when the residual, falling by the last
+ * update's factor again, would come within twice the target. Before a
+ * solve's first sum only the previous solve is known: made ahead unless it
+ * converged in one update or none. Every rank decides alike (reduced
+ * values), and the answers never depend on it (docs/numerics.md). */
+static int speculate(int it, int prev, double rr, double rr_prev, double target)
+{
+    if (it == 0) return prev != 0 && prev != 1;
+    if (!(rr > 0 && rr_prev > 0)) return 0;
+    return rr * (rr / rr_prev) > 4.0 * target * target;
+}
+
+/* x += the cycle's gain, sum_l cx[l] over (u, m_0, ..., m_{nd-2}) */
+static int gain(S *s, const mv_t *x, int nd, const double *cx)
+{
+    const mv_t *y[MAXK + 1];
+    double h[MAXK + 1];
+    for (int l = 0; l < nd; l++) y[l] = l ? &s->z[l - 1] : &s->u, h[l] = -cx[l];
+    return nd ? lincombp(s, x, nd, h, y, NULL, 0) : GALE_OK;
+}
+
+/* Pipelined GCR(k) from zero (docs/numerics.md, "The mixed solve"). Besides
+ * r it recurs u = P r and w = L u: with P linear, u_{i+1} = u_i - alpha_i q_i
+ * and w_{i+1} = w_i - alpha_i z_i, where q_i = P s_i and z_i = L q_i follow
+ * from m_i = P w_i and n_i = L m_i by the Gram-Schmidt coefficients that
+ * make s_i from w_i. m_i and n_i need only w_i, so they are made while the
+ * one sum of update i (gcr's words: w_i's products with the kept s_j,
+ * itself and r, and |r|^2 first in a cycle) is in flight. s_i, r and the
+ * recurred |r| are gcr's formulas; x and u_{i+1} are kept as coordinates
+ * over (u_0, m_0, m_1, ...) and made at the end of the cycle. A restart
+ * makes w_0 = L u afresh, so the drift of the recurred w from L u, this
+ * method's own rounding, lasts one cycle. */
+static int pgcr(S *s, const mv_t *b, const mv_t *x, int *ok)
+{
+    const int k = s->o.gcrk, maxit = s->o.max_iterations;
+    const int prev = s->st.solves ? s->st.last_iterations : -1;
+    const mv_t *r = &s->r, *u = &s->u;
+    double wn[MAXK], d[MAXK + 3], v[GALE_GSUM_MAX], bnorm = 0, rr = 0, rr_prev = 0;
+    int it = 0, fresh = 1;
+    *ok = 0;
+    GALE_CALL(lin(s, r, 1.0, b, 0.0, b));
+    while (it < maxit) {
+        if (fresh) { /* u = P r, w_0 = L u */
+            GALE_CALL(precond(s, r, u));
+            GALE_CALL(apply(s, u, &s->v[0]));
+            fresh = 0;
+        }
+        /* coordinates over (u, m_0, ..., m_{k-1}): u_i's, q_j's, p_j's
+         * (s_j = L p_j) and x's gain */
+        double cu[MAXK + 1] = {1.0}, cx[MAXK + 1] = {0}, cq[MAXK][MAXK + 1], cp[MAXK][MAXK + 1];
+        int nd = 0, more = 1;
+        for (int i = 0; i < k && more; i++) {
+            const mv_t *w = &s->v[i], *m = &s->z[i], *n = &s->n[i];
+            const int last = i == k - 1;
+            const mv_t *a[MAXK + 3], *c[MAXK + 3];
+            int na = 0;
+            for (int j = 0; j < i; j++) a[na] = w, c[na++] = &s->v[j];
+            a[na] = w, c[na++] = w;
+            a[na] = w, c[na++] = r;
+            if (i == 0) a[na] = r, c[na++] = r;
+            gale_psy_sum_t sum;
+            GALE_CALL(dots_add(s, &sum, na, a, c));
+            GALE_CALL(gale_psy_sum_start(s->gs, &sum));
+            const double target = fmax(s->o.rtol * bnorm, s->o.atol);
+            int made = it + 1 < maxit && speculate(it, prev, rr, rr_prev, target);
+            if (made) GALE_CALL(ahead(s, w, m, n, last));
+            GALE_CALL(gale_psy_sum_finish(s->gs, &sum, v));
+            dots_out(na, v, d);
+            s->st.overlapped_sums += made;
+            if (i == 0) {
+                rr = d[2];
+                if (it == 0) bnorm = sqrt(rr);
+                if ((*ok = converged(s, it, sqrt(rr), bnorm))) {
+                    s->st.unused_applications += made;
+                    return GALE_OK;
+                }
+            }
+            it++;
+            double vv = d[i], vr = d[i + 1], h[MAXK], alpha;
+            for (int j = 0; j < i; j++) {
+                h[j] = d[j] / wn[j];
+                vv -= h[j] * d[j];
+            }
+            const int exact = vv <= 1e-3 * d[i];
+            if (exact) { /* as gcr: s_i's own dots; w_i is overwritten, so first its uses */
+                if (!made) GALE_CALL(ahead(s, w, m, n, last));
+                made = 1;
+                for (int f = 0; f < 4 && !last; f++) /* w_i, for w_{i+1} */
+                    GALE_CALL(gale_psy_copy(s->psy, s->v[i + 1].f[f], w->f[f]));
+                GALE_CALL(lincomb(s, w, i, h, s->v, NULL, 0));
+                double e[2] = {0, 0};
+                GALE_CALL(dots(s, 2, (const mv_t *[]){w, w}, (const mv_t *[]){w, r}, e));
+                vv = e[0], vr = e[1];
+            }
+            if (!(vv > 0))
+                GALE_ERROR(GALE_ERR_SOLVER, "mixed pipelined_gcr breakdown at iteration %d", it);
+            alpha = vr / vv;
+            if (exact) GALE_CALL(lin(s, r, 1.0, r, -alpha, w));
+            for (int l = 0; l <= k; l++) {
+                double q = l == 1 + i, p = cu[l];
+                for (int j = 0; j < i; j++) q -= h[j] * cq[j][l], p -= h[j] * cp[j][l];
+                cq[i][l] = q, cp[i][l] = p;
+                cx[l] += alpha * p;
+                cu[l] -= alpha * q;
+            }
+            nd = i + 1;
+            wn[i] = vv;
+            rr_prev = rr;
+            rr -= alpha * vr;
+            const int conv = converged(s, it, sqrt(rr > 0 ? rr : 0), bnorm);
+            more = !conv && it < maxit;
+            if (more && !made) GALE_CALL(ahead(s, w, m, n, last));
+            if (!more) s->st.unused_applications += made;
+            if (more && !last) { /* z_i = n_i - sum_j h_j z_j, w_{i+1} = w_i - alpha z_i */
+                GALE_CALL(lincomb(s, n, i, h, s->n, NULL, 0));
+                if (exact) GALE_CALL(lincomb(s, &s->v[i + 1], 1, &alpha, n, NULL, 0));
+                else GALE_CALL(lin(s, &s->v[i + 1], 1.0, w, -alpha, n));
+            }
+            if (!exact) GALE_CALL(lincomb(s, w, i, h, s->v, r, -alpha)); /* s_i and r, as gcr */
+            if (conv) { /* the true |r|, its sum overlapping x's update */
+                gale_psy_sum_t sr;
+                GALE_CALL(dots_add(s, &sr, 1, (const mv_t *[]){r}, (const mv_t *[]){r}));
+                GALE_CALL(gale_psy_sum_start(s->gs, &sr));
+                GALE_CALL(gain(s, x, nd, cx));
+                GALE_CALL(gale_psy_sum_finish(s->gs, &sr, v));
+                dots_out(1, v, &rr);
+                if ((*ok = converged(s, it, sqrt(rr), bnorm))) return GALE_OK;
+                nd = 0;    /* x has its gain */
+                fresh = 1; /* go on from the true r, afresh */
+            }
+        }
+        GALE_CALL(gain(s, x, nd, cx));
+        if (fresh || it >= maxit) continue;
+        /* restart: u = u_k, and w_0 = L u afresh (not recurred) */
+        double hu[MAXK];
+        for (int l = 0; l < nd; l++) hu[l] = -cu[1 + l];
+        GALE_CALL(lincomb(s, u, nd, hu, s->z, NULL, 0));
+        GALE_CALL(apply(s, u, &s->v[0]));
+    }
+    return GALE_OK;
+}
+
 int gale_mixed_solve(gale_mixed_t *s, gale_field_t *const r[4], gale_field_t *const x[4])
 {
     const long sums0 = s->gs->count;
@@ -223,6 +399,8 @@ int gale_mixed_solve(gale_mixed_t *s, gale_field_t *const r[4], gale_field_t *co
         GALE_CALL(lin(s, &xx, 1.0, &xx, 1.0, &s->z[0]));
         s->st.last_iterations = 1;
         s->st.last_rnorm = s->st.last_bnorm = NAN;
+    } else if (s->o.method == GALE_MIXED_PIPEGCR) {
+        GALE_CALL(pgcr(s, &b, &xx, &ok));
     } else {
         GALE_CALL(gcr(s, &b, &xx, &ok));
     }
@@ -235,15 +413,16 @@ int gale_mixed_solve(gale_mixed_t *s, gale_field_t *const r[4], gale_field_t *co
     s->st.converged = 0;
     const double rel = s->st.last_rnorm / (s->st.last_bnorm > 0 ? s->st.last_bnorm : 1);
     if (!s->o.fail_on_non_converged) {
-        gale_log(GALE_LOG_WARN, "mixed gcr did not converge in %d iterations: |r|/|b| = %.3e",
-                 s->st.last_iterations, rel);
+        gale_log(GALE_LOG_WARN, "mixed %s did not converge in %d iterations: |r|/|b| = %.3e",
+                 gale_mixed_method_name(s->o.method), s->st.last_iterations, rel);
         return GALE_OK;
     }
     GALE_ERROR(GALE_ERR_SOLVER,
-               "the mixed gcr(%d) did not converge in %d iterations: |r|/|b| = %.3e > tolerance "
+               "the mixed %s(%d) did not converge in %d iterations: |r|/|b| = %.3e > tolerance "
                "%.3e (abs_tolerance %.3e); raise [mixed_solver] max_iterations or the tolerance, "
                "or solve the Helmholtz problem more tightly ([solver] tolerance)",
-               s->o.gcrk, s->st.last_iterations, rel, s->o.rtol, s->o.atol);
+               gale_mixed_method_name(s->o.method), s->o.gcrk, s->st.last_iterations, rel,
+               s->o.rtol, s->o.atol);
 }
 
 /* ---- life cycle ---- */
@@ -286,17 +465,27 @@ int gale_mixed_create(gale_mixed_t **out, const gale_mixed_opts_t *o, gale_psy_t
     const gale_kmesh_t *km = gale_psy_kmesh(psy);
     const int nl = km->nlev;
     s->tau = km->tau;
-    /* prec_only needs one vector for P r; gcr r and k pairs */
-    s->nv = o->method == GALE_MIXED_PREC_ONLY ? 1 : 1 + 2 * o->gcrk;
+    /* prec_only needs one vector for P r; gcr r and k pairs; pipelined_gcr
+     * r, u, k + 1 w/s, k m and k - 1 n/z (docs/numerics.md) */
+    const int k = o->gcrk;
+    s->nv = o->method == GALE_MIXED_PREC_ONLY ? 1
+            : o->method == GALE_MIXED_PIPEGCR ? 2 + 3 * k
+                                              : 1 + 2 * k;
     GALE_ALLOC(s->store, 4 * (size_t)s->nv);
-    mv_t *vec[1 + 2 * MAXK];
+    mv_t *vec[2 + 3 * MAXK];
     int n = 0;
     if (o->method == GALE_MIXED_PREC_ONLY) {
         vec[n++] = &s->z[0];
     } else {
         vec[n++] = &s->r;
-        for (int j = 0; j < o->gcrk; j++) vec[n++] = &s->z[j], vec[n++] = &s->v[j];
+        for (int j = 0; j < k; j++) vec[n++] = &s->z[j], vec[n++] = &s->v[j];
     }
+    if (o->method == GALE_MIXED_PIPEGCR) {
+        vec[n++] = &s->u;
+        vec[n++] = &s->v[k];
+        for (int j = 0; j < k - 1; j++) vec[n++] = &s->n[j];
+    }
+    GALE_ASSERT(n == s->nv);
     static const char *const fn[4] = {"u", "w", "b", "p"};
     for (int j = 0; j < n; j++)
         for (int i = 0; i < 4; i++) {

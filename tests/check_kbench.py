@@ -4,7 +4,7 @@ each of its precisions, none is missing, and each measurement has positive
 bytes and time. Each kernel's bytes and flops per point are the same in
 every run: three more runs (C4 L8, C8 L4, C8 L8) beside C4 L4 give, per
 kernel and precision, bytes per call = N * (A * L + B) with N the points of
-its space (cells or edges; cells for the flat, column, batch and reduce
+its space (cells or edges; cells for the flat, column, batch and reduction
 spaces, which scale with them on one rank; prolong: the cells of the
 multigrid level its first launch writes, C4's in every run), L the levels, A the bytes per
 point and B the bytes per column: A and B fitted from C4 L4 and C4 L8 must

@@ -6,7 +6,9 @@ Subcommands (each exits 0 only when every assertion holds):
           --no-stdout, --count-stdout/--count-stderr, --check Python expressions
           over the JSON report `r` (e.g. "r['energy']['rel_change'] < 1e-9")
   against the case as given and with --ref's options (another solver): the
-          state agrees within --rel, both conserve energy within --energy
+          state agrees within --rel, both conserve energy within --energy;
+          optionally the mean mixed iterations per solve agree within
+          --iterations and the nonlinear core's mass changes by at most --mass
   same    several runs of one case with different ranks/threads/options; the
           report checksums must be bit-identical
   mode    the vertical normal mode at two level counts: error below --tol at
@@ -114,7 +116,7 @@ def cmd_same(a):
         if rc != 0 or r is None:
             fail(f"variant [{v}] exit status {rc}", out, err)
         sums = r["checksums"]
-        print(f"{v:60s} {' '.join(sums[k] for k in 'uwbp')}")
+        print(f"{v:60s} {' '.join(sums.values())}")
         if ref is None:
             ref = (v, sums)
         elif sums != ref[1]:
@@ -194,22 +196,33 @@ def cmd_converge(a):
 
 def cmd_against(a):
     """The case with its options and with --ref's: the state (the sums of
-    squares of the prognostics) agrees within --rel, and both conserve energy
-    within --energy."""
+    squares of the prognostics) agrees within --rel, both conserve energy
+    within --energy (when given), the mixed solves' mean iterations agree
+    within --iterations and each run's nonlinear mass changes by at most
+    --mass (when given)."""
     res = {}
     for name, extra in (("this", []), ("ref", shlex.split(a.ref))):
         rc, out, err, r = gale(a.gale, a.args + extra, a.np)
         if rc != 0 or r is None:
             fail(f"the {name} run ({' '.join(extra) or 'as given'}) exited {rc}", out, err)
-        if abs(r["energy"]["rel_change"]) > a.energy:
+        if a.energy is not None and abs(r["energy"]["rel_change"]) > a.energy:
             fail(f"the {name} run: energy changed by {r['energy']['rel_change']:.3e} "
                  f"(bound {a.energy:g})")
+        if a.mass is not None and abs(r["nonlinear"]["mass_rel_change"]) > a.mass:
+            fail(f"the {name} run: mass changed by {r['nonlinear']['mass_rel_change']:.3e} "
+                 f"(bound {a.mass:g})")
         res[name] = r
     cv, cr = res["this"]["checksum_values"], res["ref"]["checksum_values"]
     worst = max(abs(cv[k] - cr[k]) / abs(cr[k]) for k in cr)
     if worst > a.rel:
         fail(f"the state differs from the {a.ref} run's by {worst:.3e} relative (bound {a.rel:g}): "
              f"{cv} against {cr}")
+    if a.iterations is not None:
+        it, ir = (res[n]["mixed_solver"]["iterations_mean"] for n in ("this", "ref"))
+        if abs(it - ir) > a.iterations:
+            fail(f"mixed iterations per solve {it:.3f}, the {a.ref} run's {ir:.3f}: more than "
+                 f"{a.iterations:g} apart")
+        print(f"gale_case against {a.ref}: mixed iterations per solve {it:.3f} / {ir:.3f}")
     print(f"gale_case against {a.ref}: state within {worst:.2e} (bound {a.rel:g}), energy "
           f"{res['this']['energy']['rel_change']:.2e} / {res['ref']['energy']['rel_change']:.2e}")
 
@@ -234,7 +247,9 @@ def main():
     s.add_argument("--np", type=int, default=1)
     s.add_argument("--ref", required=True, help="the reference run's extra options")
     s.add_argument("--rel", type=float, required=True)
-    s.add_argument("--energy", type=float, required=True)
+    s.add_argument("--energy", type=float)
+    s.add_argument("--iterations", type=float)
+    s.add_argument("--mass", type=float)
     s = sub.add_parser("same")
     s.add_argument("--variant", action="append", required=True)
     s = sub.add_parser("mode")

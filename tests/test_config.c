@@ -263,7 +263,11 @@ static void test_types(void)
                      "consistent") == 0, "choice mass_matrix");
     CHECK(strcmp(gale_config_choice("mixed_solver", "method", GALE_MIXED_GCR), "gcr") == 0 &&
               strcmp(gale_config_choice("mixed_solver", "method", GALE_MIXED_PREC_ONLY),
-                     "prec_only") == 0, "choice mixed_solver method");
+                     "prec_only") == 0 &&
+              strcmp(gale_config_choice("mixed_solver", "method", GALE_MIXED_PIPEGCR),
+                     "pipelined_gcr") == 0 &&
+              strcmp(gale_mixed_method_name(GALE_MIXED_PIPEGCR), "pipelined_gcr") == 0,
+          "choice mixed_solver method");
 
     CHECK(strcmp(gale_config_choice("solver", "method", GALE_KRYLOV_GCR), "gcr") == 0, "choice");
     CHECK(strcmp(gale_config_choice("logging", "level", 3), "debug") == 0, "choice");
@@ -341,7 +345,7 @@ static const bad_t bad_cases[] = {
     {"[mixed_solver]\ntolerance = 2\n", NULL, {"[mixed_solver] tolerance = '2': out of range [0, 1]"}},
     {"[mixed_solver]\nmethod = gmres\n", NULL,
      {"bad.ini:2: [mixed_solver] method = 'gmres': not one of gcr|prec_only"}},
-    {"[mixed_solver]\nmethod = gcrr\n", NULL, {"[mixed_solver] method = 'gcrr': not one of gcr|prec_only; did you mean 'gcr'?"}},
+    {"[mixed_solver]\nmethod = gcrr\n", NULL, {"[mixed_solver] method = 'gcrr': not one of gcr|prec_only|pipelined_gcr; did you mean 'gcr'?"}},
     {"[dynamics]\nmass_matrix = diagonal\n", NULL,
      {"bad.ini:2: [dynamics] mass_matrix = 'diagonal': not one of consistent|lumped"}},
     {NULL, "--dynamics.mass_matrix=lumpd", {"--dynamics.mass_matrix=lumpd: not one of consistent|lumped; did you mean 'lumped'?"}},
@@ -566,7 +570,7 @@ static void test_print_keys(void)
     CHECK(sv && mg && mg > sv && strstr(sv, "\n") + 1 == mg, "[multigrid] after [solver]");
     CHECK(strstr(out, "| timestepping | alpha | real | `0.5` | [0.5, 1] |"), "alpha row");
     CHECK(strstr(out, "| dynamics | mass_matrix | enum | `consistent` | consistent\\|lumped |") &&
-              strstr(out, "| mixed_solver | method | enum | `gcr` | gcr\\|prec_only |") &&
+              strstr(out, "| mixed_solver | method | enum | `gcr` | gcr\\|prec_only\\|pipelined_gcr |") &&
               strstr(out, "| mixed_solver | gcrk | int | `4` | [1, 10] |"),
           "[dynamics] and [mixed_solver] rows:\n%s", out);
 }

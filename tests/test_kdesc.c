@@ -9,7 +9,7 @@
  *    field, a single-precision call for two-precision rows;
  *  - the minimum bytes of a launch follow from the fields' locations: an
  *    edge loop touches half a cell column per edge (grad_h on all edges:
- *    in and out per edge, p per cell). */
+ *    in and out per edge, p per cell, and the row's edge_cell and 1/d_e). */
 #include "gale_base.h"
 #include "gale_model.h"
 
@@ -91,11 +91,17 @@ int main(int argc, char **argv)
         for (int j = 0; j < i; j++)
             CHECK(strcmp(k->name, gale_kdesc[j].name), "two rows are named %s", k->name);
         CHECK(k->nfield >= 1 && k->nfield <= GALE_KMAXF, "%s: %d fields", k->name, k->nfield);
-        CHECK(k->space == GALE_KS_REDUCE || !strncmp(k->call, "gale_kb_", 8),
-              "%s: the row's call '%s' is not a body", k->name, k->call);
+        CHECK(!strncmp(k->call, "gale_kb_", 8), "%s: the row's call '%s' is not a body", k->name,
+              k->call);
         for (int j = 0; j < k->nfield; j++)
             CHECK(k->field[j].loc && k->field[j].stencil >= 0 && k->field[j].access,
                   "%s: argument %s", k->name, k->field[j].name);
+        /* a reduction reads its fields where they are owned: nothing to write or exchange */
+        for (int j = 0; GALE_KS_REDUCES(k->space) && j < k->nfield; j++)
+            CHECK(k->field[j].access == GALE_KA_R && !k->field[j].stencil && !k->extent &&
+                      k->aux == GALE_KAUX_M,
+                  "%s: a reduction with argument %s written, read beyond its column, or static "
+                  "data", k->name, k->field[j].name);
     }
 
     /* the minimum bytes of grad_h on every local edge */
@@ -104,7 +110,7 @@ int main(int argc, char **argv)
     for (int j = 0; j < 3; j++)
         a.f[j] = (gale_kfield_t){f[j]->data, f[j]->nlev, f[j]->stride, f[j]->elem, f[j]->loc};
     const int ne = m.km.nedge, nl = m.km.nlev;
-    const double want = 8.0 * nl * (ne + 0.5 * ne + ne);
+    const double want = 8.0 * nl * (ne + 0.5 * ne + ne) + 16.0 * ne; /* + edge_cell, 1/d_e */
     const double got = gale_k_launch_bytes(GALE_K_grad_h, &a, 0, ne);
     CHECK(got == want, "grad_h on %d edges, %d levels: %g bytes, expected %g", ne, nl, got, want);
 

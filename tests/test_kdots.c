@@ -1,19 +1,19 @@
-/* The dot-product schedule of kernels/gale_kbodies.h, checked on the CPU
- * launch layer:
+/* The reductions of kernels/gale_kbodies.h (the sum schedule, checks,
+ * minmax), checked on the CPU launch layer's gale_k_run:
  *  - the carry gives every exact value one representation (ties included),
  *    so carried words depend on the exact sum only;
- *  - gale_k_dots (blocks of GALE_RSUM_BATCH columns, digits split in SIMD
- *    lanes, per-thread partials) gives the same words, bad count and value
- *    bit for bit as the offload layer's path (one column at a time,
- *    gale_kb_dot_col_digits, one int64 sum per chunk, gale_kb_dot_fold),
- *    replayed here on the host, for 1 to 3 threads, both precisions, with
- *    and without weights, a range that crosses a chunk boundary and a NaN;
- *  - gale_k_maxabs finds the first bad column and its first bad level,
- *    gale_k_tr_minmax the range. */
+ *  - dots (GALE_KLOOP_SUM: blocks of GALE_RSUM_BATCH columns, digits split in
+ *    SIMD lanes, per-thread partials; two sets in one launch) gives the same
+ *    words, bad count and value bit for bit as the offload layer's path (one
+ *    column at a time, gale_kb_rsum_term, one int64 sum per chunk,
+ *    gale_kb_dot_fold), replayed here on the host, for 1 to 3 threads, both
+ *    precisions, with and without weights, a range that crosses a chunk
+ *    boundary, levels from k0 > 0 (the launch's fields start at k0) and a NaN;
+ *  - checks finds the first bad column and its first bad level, minmax the
+ *    range. */
 #include "gale_test.h"
 
-#include "gale_kbodies.h"
-#include "gale_ktransport.h"
+#include "gale_kdesc.h"
 
 #include <omp.h>
 #include <stdint.h>
@@ -63,22 +63,51 @@ static void check_carry(void)
     CHECK(bad_idem == 0, "%d carried forms changed by a second carry", bad_idem);
 }
 
+typedef struct {
+    const void *x, *y;
+    const double *wc, *wl;
+} pair_t;
+
 /* The offload layer's schedule, on the host (kernels_offload/launch.c). */
 static void device_schedule(int prec, int c0, int c1, int stride, int k0, int k1,
-                            const gale_dotpair_t *q, int reproducible, gale_rsum_t *acc)
+                            const pair_t *q, int reproducible, gale_rsum_t *acc)
 {
     for (int cs = c0, ce; cs < c1; cs = ce) {
         ce = gale_kb_dot_chunk_end(cs, c1);
         gale_rsum_t part = {{0}, 0, 0.0};
         for (int c = cs; c < ce; c++) {
-            if (reproducible)
-                gale_kb_dot_col_digits(prec, c, stride, k0, k1, q->x, q->y, q->wc, q->wl, part.w,
-                                       &part.bad);
-            else
-                part.plain += gale_kb_dot_col(prec, c, stride, k0, k1, q->x, q->y, q->wc, q->wl);
+            const double v = gale_kb_dot_col(prec, c, stride, k0, k1, q->x, q->y, q->wc, q->wl);
+            if (reproducible) gale_kb_rsum_term(v, part.w, &part.bad);
+            else part.plain += v;
         }
         gale_kb_dot_fold(acc, &part);
     }
+}
+
+/* The field of column stride `stride` at x from level k0, to k1. */
+static gale_kfield_t field(const void *x, int prec, int stride, int k0, int k1)
+{
+    const int el = prec == GALE_F64 ? 8 : 4;
+    return (gale_kfield_t){(char *)x + (size_t)k0 * el, k1 - k0, stride, el, GALE_LOC_CELL};
+}
+
+/* dots on the CPU layer: the n <= 2 pairs q as the sets of one launch, each
+ * added to acc[j]. */
+static void cpu_dots(int prec, int c0, int c1, int stride, int k0, int k1, int n, const pair_t *q,
+                     int reproducible, gale_rsum_t *acc)
+{
+    gale_kargs_t a[2];
+    gale_kred_t r[2];
+    for (int j = 0; j < n; j++) {
+        r[j] = (gale_kred_t){.reproducible = reproducible, .sum = acc[j]};
+        a[j] = (gale_kargs_t){.prec = prec, .nlev = k1 - k0, .red = &r[j],
+                              .w = {q[j].wc, q[j].wl ? q[j].wl + k0 : NULL},
+                              .f = {field(q[j].x, prec, stride, k0, k1),
+                                    field(q[j].y, prec, stride, k0, k1)}};
+    }
+    a[0].nset = n;
+    gale_k_run(GALE_K_dots, a, c0, c1);
+    for (int j = 0; j < n; j++) acc[j] = r[j].sum;
 }
 
 static void check_dots(void)
@@ -104,7 +133,7 @@ static void check_dots(void)
         const int prec = cases[ic].prec, c0 = cases[ic].c0, c1 = cases[ic].c1;
         const int k0 = cases[ic].k0, k1 = cases[ic].k1;
         if (cases[ic].nan) xd[(size_t)777 * stride + k0 + 1] = NAN;
-        gale_dotpair_t q[2] = {
+        pair_t q[2] = {
             {prec == GALE_F64 ? (const void *)xd : (const void *)xf,
              prec == GALE_F64 ? (const void *)yd : (const void *)yf, cases[ic].weighted ? wc : NULL,
              cases[ic].weighted ? wl : NULL},
@@ -121,7 +150,7 @@ static void check_dots(void)
                 gale_rsum_t acc[2];
                 gale_rsum_zero(&acc[0]);
                 gale_rsum_zero(&acc[1]);
-                gale_k_dots(prec, c0, c1, stride, k0, k1, 2, q, rep, acc);
+                cpu_dots(prec, c0, c1, stride, k0, k1, 2, q, rep, acc);
                 for (int j = 0; j < 2; j++) {
                     if (rep) {
                         CHECK(memcmp(acc[j].w, ref[j].w, sizeof acc[j].w) == 0 &&
@@ -151,6 +180,19 @@ static void check_dots(void)
     free(xd), free(yd), free(xf), free(yf), free(wc);
 }
 
+/* checks on the CPU layer: max |x| over columns [c0,c1), levels [k0,k1) */
+static double cpu_maxabs(int c0, int c1, int stride, int k0, int k1, const double *x, int *bc,
+                         int *bl)
+{
+    gale_kred_t r = {.bad_col = -1, .bad_lev = -1};
+    gale_kargs_t a = {.prec = GALE_F64, .nlev = k1 - k0, .red = &r,
+                      .f = {field(x, GALE_F64, stride, k0, k1)}};
+    gale_k_run(GALE_K_checks, &a, c0, c1);
+    *bc = r.bad_col;
+    *bl = r.bad_lev < 0 ? -1 : k0 + r.bad_lev;
+    return r.max;
+}
+
 static void check_maxabs_minmax(void)
 {
     enum { NC = 40, ST = 8, NL = 6 };
@@ -158,10 +200,12 @@ static void check_maxabs_minmax(void)
     for (int i = 0; i < NC * ST; i++) x[i] = value();
     x[3 * ST + 5] = -1e300;
     int bc, bl;
-    double m = gale_k_maxabs(0, NC, ST, 0, NL, x, &bc, &bl);
+    double m = cpu_maxabs(0, NC, ST, 0, NL, x, &bc, &bl);
     CHECK(m == 1e300 && bc == -1 && bl == -1, "maxabs %g, bad column %d level %d", m, bc, bl);
-    double mn, mx;
-    gale_k_tr_minmax(0, NC, NL, ST, x, &mn, &mx);
+    gale_kred_t r = {.min = INFINITY, .max = -INFINITY};
+    gale_kargs_t a = {.prec = GALE_F64, .nlev = NL, .red = &r, .f = {field(x, GALE_F64, ST, 0, NL)}};
+    gale_k_run(GALE_K_minmax, &a, 0, NC);
+    const double mn = r.min, mx = r.max;
     double rmn = INFINITY, rmx = -INFINITY;
     for (int c = 0; c < NC; c++)
         for (int k = 0; k < NL; k++) {
@@ -173,7 +217,7 @@ static void check_maxabs_minmax(void)
     x[11 * ST + 2] = INFINITY;
     x[11 * ST + 1] = -INFINITY;
     x[11 * ST + 0] = NAN; /* below k0: not looked at */
-    m = gale_k_maxabs(5, NC, ST, 1, NL, x, &bc, &bl);
+    m = cpu_maxabs(5, NC, ST, 1, NL, x, &bc, &bl);
     CHECK(isnan(m) && bc == 11 && bl == 1, "maxabs %g, bad column %d level %d (expected 11, 1)",
           m, bc, bl);
 }

@@ -12,6 +12,7 @@
 #include "gale_config_mpi.h"
 #include "gale_io.h"
 #include "gale_model.h"
+#include "gale_netmodel.h"
 #include "gale_output.h"
 #include "gale_report.h"
 #include "gale_restart.h"
@@ -109,6 +110,13 @@ static void print_header(const gale_model_t *m)
              c->halo.overlap ? ", overlap" : "");
     gale_log(GALE_LOG_INFO, "memory:    about %.1f MiB per rank (estimate, docs/memory.md)",
              m->mem_estimate / 1048576);
+    const gale_emulate_t *e = gale_emulate();
+    if (e)
+        gale_log(GALE_LOG_INFO, "emulate:   %s, %d nodes x %d ranks, %s progress: a global sum of "
+                 "one double takes %.2f us there; every time this run reports is emulated "
+                 "(docs/emulate.md)", c->emulate.machine, e->nodes, e->ranks_per_node,
+                 e->async ? "asynchronous" : "polled",
+                 1e6 * gale_netmodel_allreduce_s(&e->m, 8, e->nodes, e->ranks_per_node));
     if (c->dynamics.mass_matrix == GALE_MASS_CONSISTENT)
         gale_log(GALE_LOG_INFO, "dynamics:  consistent (mimetic) mass matrix; mixed solve %s(%d), "
                  "tolerance %g, approximate Schur complement over the Helmholtz solver",
@@ -235,6 +243,15 @@ static int run_results(gale_model_t *m, double t0, int step0, const gale_kxfer_t
     r->iterations_mean = r->st->solves ? (double)r->st->iterations / r->st->solves : 0;
     r->residual = residual_ratio(r->st);
     GALE_CALL(solve_levels(m, comm, r));
+    const gale_comm_stats_t *cs = gale_comm_stats();
+    r->comm.sums = cs->sums, r->comm.sums_early = cs->sums_early;
+    r->comm.progress_tests = cs->progress_tests, r->comm.reductions = cs->reductions;
+    r->comm.exchanges = cs->exchanges;
+    r->comm.sum_model_s = cs->sum_model_s, r->comm.halo_model_s = cs->halo_model_s;
+    r->comm.sum_imposed_s = cs->sum_imposed_s, r->comm.halo_imposed_s = cs->halo_imposed_s;
+    double w[3] = {cs->sum_wait_s, cs->reduction_wait_s, cs->halo_wait_s};
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, w, 3, MPI_DOUBLE, MPI_MAX, comm));
+    r->comm.sum_wait_s = w[0], r->comm.reduction_wait_s = w[1], r->comm.halo_wait_s = w[2];
     return GALE_OK;
 }
 
@@ -288,6 +305,10 @@ static void print_summary(const gale_model_t *m, const gale_run_results_t *r,
                "|r|/|b| %s\n",
                gale_mixed_method_name(c->mixed_solver.method), c->mixed_solver.gcrk, ms->solves,
                ms->iterations, r->mixed_iterations_mean, ms->global_sums, mres);
+        if (c->mixed_solver.method == GALE_MIXED_PIPEGCR)
+            printf("mixed solver: pipelined, %ld global sums overlapped by the next applications, "
+                   "%ld applications made ahead unused\n", ms->overlapped_sums,
+                   ms->unused_applications);
     }
     printf("solve by level (own time, slowest rank; global sums per step):");
     for (int i = 0; i < r->nlev; i++)
@@ -296,6 +317,15 @@ static void print_summary(const gale_model_t *m, const gale_run_results_t *r,
     printf("\n");
     printf("halo: %lld bytes and %lld messages per exchange of p (all ranks)\n", r->halo_bytes,
            r->halo_msgs);
+    printf("comm: %ld global sums, %.4f s blocked completing them (%ld found done at a progress "
+           "point), %ld other reductions %.4f s, %ld halo exchanges %.4f s (slowest rank)\n",
+           r->comm.sums, r->comm.sum_wait_s, r->comm.sums_early, r->comm.reductions,
+           r->comm.reduction_wait_s, r->comm.exchanges, r->comm.halo_wait_s);
+    if (gale_emulate())
+        printf("comm: emulated %s, %d x %d ranks: %.2f us modelled per global sum, %.2f us per "
+               "halo exchange\n", c->emulate.machine, c->emulate.nodes, c->emulate.ranks_per_node,
+               r->comm.sums ? 1e6 * r->comm.sum_model_s / r->comm.sums : 0.0,
+               r->comm.exchanges ? 1e6 * r->comm.halo_model_s / r->comm.exchanges : 0.0);
     const double *xf = r->xf;
     if (strcmp(gale_k_name(), "cpu") != 0)
         printf("transfers per step (all ranks): host->device %.0f B, device->host %.0f B "
@@ -346,6 +376,35 @@ static int roofline_triad(const gale_config_t *cfg, MPI_Comm comm, double *gbs, 
     return GALE_OK;
 }
 
+/* [emulate] in force on every rank (the configuration is broadcast, the
+ * check is the same everywhere), before any exchange plan is made. The
+ * emulated MPI has a progress thread when this one is asked for one
+ * (MPICH_ASYNC_PROGRESS, also Cray MPICH's). */
+static int emulate_setup(const gale_config_t *c, MPI_Comm comm)
+{
+    if (strcmp(c->emulate.machine, "none") == 0) {
+        gale_emulate_set(NULL);
+        return GALE_OK;
+    }
+    int size;
+    GALE_MPI(MPI_Comm_size(comm, &size));
+    const long long ranks = (long long)c->emulate.nodes * c->emulate.ranks_per_node;
+    if (ranks < size) {
+        char a[GALE_STR + GALE_ORIGIN], b[GALE_STR + GALE_ORIGIN];
+        gale_config_origin(c, "emulate", "nodes", a, sizeof a);
+        gale_config_origin(c, "emulate", "ranks_per_node", b, sizeof b);
+        GALE_ERROR(GALE_ERR_INPUT, "%s with %s: %lld ranks on the emulated machine, fewer than "
+                   "this run's %d (each of them stands for one or more of the machine's)", a, b,
+                   ranks, size);
+    }
+    const char *ap = getenv("MPICH_ASYNC_PROGRESS");
+    gale_emulate_t e = {.nodes = c->emulate.nodes, .ranks_per_node = c->emulate.ranks_per_node,
+                        .async = ap && atoi(ap) != 0};
+    memcpy(&e.m, &c->emulate.model, sizeof e.m);
+    gale_emulate_set(&e);
+    return GALE_OK;
+}
+
 /* The run after set-up: restart, time loop, summary and report. */
 static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp, MPI_Comm comm,
                      int rank, const double triad[3])
@@ -359,6 +418,7 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
     gale_output_t *out = *outp;
     const int steps = m->steps, every = cfg.logging.progress_every;
     gale_timer_reset();
+    gale_comm_reset();
     gale_kxfer_t x0;
     gale_k_transfers(&x0);
     const int step0 = m->step;
@@ -436,6 +496,7 @@ static int run(const run_args_t *a, MPI_Comm comm, int rank)
         cfg.io.synchronous = 1;
     }
     GALE_CALL(gale_output_check_paths(&cfg, a->report, comm));
+    GALE_CALL(emulate_setup(&cfg, comm));
     double triad[3];
     GALE_CALL(roofline_triad(&cfg, comm, &triad[0], &triad[1], &triad[2]));
     gale_model_t m;

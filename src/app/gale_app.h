@@ -58,6 +58,14 @@ typedef struct {
         double seconds, global_sum_s;
         long global_sums, exchanges;
     } lev[2 + GALE_CHAIN_MAX];
+    /* the global sums, other reductions and halo exchanges of the run
+     * (docs/report.md, "comm"): counts of rank 0 (every rank makes the
+     * same), waits of the slowest rank, modelled times of rank 0 */
+    struct {
+        long sums, sums_early, progress_tests, reductions, exchanges;
+        double sum_wait_s, reduction_wait_s, halo_wait_s;
+        double sum_model_s, halo_model_s, sum_imposed_s, halo_imposed_s;
+    } comm;
     /* the roofline (docs/report.md): the triad of the ranks together at
      * start-up against the kernels' minimum bytes over the run */
     struct {

@@ -7,10 +7,12 @@
 #include "gale_io.h"
 #include "gale_kdesc.h"
 #include "gale_model.h"
+#include "gale_netmodel.h"
 #include "gale_output.h"
 #include "gale_report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -148,6 +150,8 @@ int gale_run_write_report(const char *path, const gale_model_t *m, const gale_ru
         gale_json_int(&j, "global_sums", ms->global_sums);
         gale_json_bool(&j, "converged", ms->converged);
         gale_json_num(&j, "final_residual", r->mixed_residual);
+        gale_json_int(&j, "overlapped_sums", ms->overlapped_sums);
+        gale_json_int(&j, "unused_applications", ms->unused_applications);
         gale_json_end(&j, '}');
     }
     gale_json_arr(&j, "solve_levels");
@@ -167,6 +171,39 @@ int gale_run_write_report(const char *path, const gale_model_t *m, const gale_ru
     gale_json_bool(&j, "overlap", c->halo.overlap);
     gale_json_int(&j, "bytes_per_exchange", r->halo_bytes);
     gale_json_int(&j, "messages_per_exchange", r->halo_msgs);
+    gale_json_end(&j, '}');
+    gale_json_obj(&j, "comm");
+    gale_json_int(&j, "global_sums", r->comm.sums);
+    gale_json_num(&j, "global_sum_wait_s", r->comm.sum_wait_s);
+    gale_json_bool(&j, "progress_points", c->halo.progress_points);
+    gale_json_int(&j, "progress_tests", r->comm.progress_tests);
+    gale_json_int(&j, "sums_done_at_progress_point", r->comm.sums_early);
+    gale_json_int(&j, "other_reductions", r->comm.reductions);
+    gale_json_num(&j, "other_reduction_wait_s", r->comm.reduction_wait_s);
+    gale_json_int(&j, "halo_exchanges", r->comm.exchanges);
+    gale_json_num(&j, "halo_wait_s", r->comm.halo_wait_s);
+    const gale_emulate_t *e = gale_emulate();
+    if (e) {
+        gale_json_obj(&j, "emulated");
+        gale_json_str(&j, "machine", c->emulate.machine);
+        gale_json_int(&j, "nodes", e->nodes);
+        gale_json_int(&j, "ranks_per_node", e->ranks_per_node);
+        gale_json_int(&j, "ranks", (long long)e->nodes * e->ranks_per_node);
+        gale_json_bool(&j, "async_progress", e->async);
+        gale_json_num(&j, "allreduce_s_per_sum",
+                      r->comm.sums ? r->comm.sum_model_s / r->comm.sums : 0);
+        gale_json_num(&j, "allreduce_8B_s",
+                      gale_netmodel_allreduce_s(&e->m, 8, e->nodes, e->ranks_per_node));
+        gale_json_num(&j, "halo_s_per_exchange",
+                      r->comm.exchanges ? r->comm.halo_model_s / r->comm.exchanges : 0);
+        /* rank 0's waits as the model imposed them, computed: robust where
+         * the machine preempts the spin (docs/emulate.md) */
+        gale_json_num(&j, "global_sum_wait_imposed_s", r->comm.sum_imposed_s);
+        gale_json_num(&j, "halo_wait_imposed_s", r->comm.halo_imposed_s);
+        gale_json_end(&j, '}');
+    } else {
+        gale_json_num(&j, "emulated", NAN); /* written as null: not emulated */
+    }
     gale_json_end(&j, '}');
     gale_json_obj(&j, "timers");
     for (int i = 0; i < tm->n; i++) {

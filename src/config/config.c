@@ -97,10 +97,11 @@ static int check_file(const char *path)
 /* ---------------- the configuration as a whole ---------------- */
 
 /* Rules between keys, checked once defaults, file and overrides are all in:
- * a key may be fine alone and wrong with another. [mixed_solver] has none:
- * its prec_only goes with any [solver] (the preconditioner's inner Helmholtz
- * solve is whatever [solver] says), and with [dynamics] mass_matrix = lumped
- * its keys are unused, not wrong. */
+ * a key may be fine alone and wrong with another. [mixed_solver]'s gcr and
+ * prec_only go with any [solver] (the preconditioner's inner Helmholtz
+ * solve is whatever [solver] says), its pipelined_gcr only with a linear
+ * one, and with [dynamics] mass_matrix = lumped its keys are unused, not
+ * wrong. */
 static int check_whole(const gale_config_t *c)
 {
     const char *pc = gale_config_choice("solver", "preconditioner", c->solver.preconditioner);
@@ -114,6 +115,19 @@ static int check_whole(const gale_config_t *c)
                    "applies one multigrid V-cycle per solve and needs preconditioner = multigrid",
                    c->source, len ? ": " : "", pc,
                    nml ? " (&helmholtz_solver method and preconditioner)" : "");
+    /* pipelined_gcr recurs the next preconditioned residual from P applied
+     * to the new image, which holds for a linear P: one V-cycle, not a
+     * Krylov solve (docs/numerics.md, "The mixed solve") */
+    if (c->dynamics.mass_matrix == GALE_MASS_CONSISTENT &&
+        strcmp(gale_config_choice("mixed_solver", "method", c->mixed_solver.method),
+               "pipelined_gcr") == 0 &&
+        strcmp(gale_config_choice("solver", "method", c->solver.method), "prec_only") != 0) {
+        gale_config_origin(c, "mixed_solver", "method", a, sizeof a);
+        gale_config_origin(c, "solver", "method", b, sizeof b);
+        GALE_ERROR(GALE_ERR_INPUT, "%s with %s: pipelined_gcr recurs P r from P applied to the "
+                   "new image, which needs a linear preconditioner: [solver] method = prec_only "
+                   "(one multigrid V-cycle), not a Krylov solve", a, b);
+    }
     _Static_assert(GALE_EXT_UM_L85 == (int)GALE_EXTRUDE_UM_L85, "the extrusion enums' order");
     const int fixed = gale_extrusion_fixed_layers((gale_extrude_t)c->extrusion.method);
     if (fixed && c->extrusion.levels != fixed)
@@ -184,6 +198,7 @@ int gale_config_parse(gale_config_t *cfg, const char *path, int noverrides, char
     }
     for (int i = 0; i < noverrides; i++) GALE_CALL(apply_override(&c, overrides[i]));
     GALE_CALL(check_whole(&c));
+    GALE_CALL(gale_config_emulate_(&c));
     memcpy(cfg, &c, sizeof c);
     return GALE_OK;
 }

@@ -83,6 +83,10 @@ int gale_config_read_text_(const char *path, char **text);
 int gale_config_read_ini_(gale_config_t *cfg, const char *path);
 /* An LFRic gravity_wave or GungHo namelist into cfg (config_nml.c). */
 int gale_config_read_nml_(gale_config_t *cfg, const char *path);
+/* [emulate] machine resolved into cfg->emulate.model (config_emulate.c):
+ * a built-in name or a machine file, else GALE_ERR_INPUT naming where the
+ * key was set and the file's line. */
+int gale_config_emulate_(gale_config_t *cfg);
 /* The namelist table's own rules (config_nml_table.c): every key of LFRic's
  * namelists has one row per namelist kind, each row what its category needs.
  * 0, or -1 with why; count[kind][category]: keys per gravity_wave (0) and

@@ -158,10 +158,11 @@ const gale_key_t gale_keys[] = {
      "such a namelist is refused (docs/lfric-namelist.md)"},
 
     {"mixed_solver", "method", GALE_KT_ENUM, OFF(mixed_solver.method), "gcr", 0, 0,
-     "gcr|prec_only",
+     "gcr|prec_only|pipelined_gcr",
      "method for the mixed (u, w, b, p) system of mass_matrix = consistent; prec_only: one "
      "application of the approximate-Schur preconditioner, no global sum (LFRic's si_method "
-     "'prec_only')"},
+     "'prec_only'); pipelined_gcr: gcr whose one global sum per iteration overlaps the next "
+     "preconditioner and operator applications (needs [solver] method = prec_only)"},
     {"mixed_solver", "tolerance", GALE_KT_REAL, OFF(mixed_solver.tolerance), "1.0e-4", 0.0, 1.0,
      NULL, "relative tolerance in the energy-weighted norm: stop when |r| <= tolerance |b| "
      "(LFRic's si_tolerance; 0 only with abs_tolerance > 0)"},
@@ -227,6 +228,9 @@ const gale_key_t gale_keys[] = {
      "overlap halo exchanges with computation on inner cells"},
     {"halo", "gpu_aware", GALE_KT_BOOL, OFF(halo.gpu_aware), "false", 0, 0, NULL,
      "offload builds: hand device buffers to MPI"},
+    {"halo", "progress_points", GALE_KT_BOOL, OFF(halo.progress_points), "true", 0, 0, NULL,
+     "test the pending non-blocking global sums between kernel launches, so that they advance "
+     "while kernels run with an MPI that has no progress thread (docs/emulate.md)"},
 
     {"offload", "memory", GALE_KT_ENUM, OFF(offload.memory), GALE_OFFLOAD_MEMORY_DEFAULT, 0, 0,
      "discrete|unified",
@@ -283,6 +287,16 @@ const gale_key_t gale_keys[] = {
      "log level"},
     {"logging", "progress_every", GALE_KT_INT, OFF(logging.progress_every), "1", 0, 100000000,
      NULL, "print a progress line every this many steps (0: never)"},
+
+    {"emulate", "machine", GALE_KT_STRING, OFF(emulate.machine), "none", 0, 0, NULL,
+     "complete every global sum and halo exchange no earlier than it would on nodes x "
+     "ranks_per_node ranks of this machine: archer2, setonix (built in) or a machine file; "
+     "none: off. Every time an emulated run reports is emulated (docs/emulate.md)"},
+    {"emulate", "nodes", GALE_KT_INT, OFF(emulate.nodes), "1", 1, 1000000, NULL,
+     "nodes of the emulated machine"},
+    {"emulate", "ranks_per_node", GALE_KT_INT, OFF(emulate.ranks_per_node), "128", 1, 65536, NULL,
+     "MPI ranks per node of the emulated machine (nodes x ranks_per_node: at least the run's "
+     "ranks)"},
 };
 
 const int gale_nkeys = (int)(sizeof gale_keys / sizeof gale_keys[0]);

@@ -13,6 +13,8 @@
 #ifndef GALE_CONFIG_H
 #define GALE_CONFIG_H
 
+#include "gale_netmodel.h"
+
 #include <stddef.h>
 
 typedef enum {
@@ -114,7 +116,7 @@ typedef struct {
     } multigrid;
     struct { int wind; double u0, alpha, cfl, days; } transport;
     struct { int method; } partitioning;
-    struct { int depth, redundant_computation, overlap, gpu_aware; } halo;
+    struct { int depth, redundant_computation, overlap, gpu_aware, progress_points; } halo;
     struct { int memory; } offload;
     struct {
         char dir[GALE_STR];
@@ -127,6 +129,13 @@ typedef struct {
     struct { int period; char dir[GALE_STR]; } checkpoint;
     struct { int allow_overcommit; } run;
     struct { int level, progress_every; } logging;
+    /* [emulate] (docs/emulate.md): machine "none" (off), a built-in name or
+     * a file, resolved by gale_config_parse into model */
+    struct {
+        char machine[GALE_STR];
+        int nodes, ranks_per_node;
+        gale_netmodel_t model;
+    } emulate;
     char source[GALE_STR]; /* the file read, or "" */
     /* Where each key (gale_keys[] order) was set: its line in source (0: the
      * default, -1: the command line) and, from an LFRic namelist, "&group key

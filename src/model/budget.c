@@ -78,7 +78,7 @@ int gale_nl_budget(gale_model_t *m, gale_nl_budget_t *b)
     gale_psy_sum_dot(&sum, &s->bent, &s->one, m->area, s->shell.dzv);
     double v[5], mx[4];
     GALE_CALL(gale_psy_sum(&m->gsum_diag, &sum, v));
-    GALE_CALL(gale_psy_minmax(psy, &s->bps, &b->ps_min, &b->ps_max));
+    GALE_CALL(gale_psy_range(psy, &s->bps, &b->ps_min, &b->ps_max));
     const gale_field_t *f[4] = {&r->vn, &s->bdps, &s->gridu, &s->bcfl};
     int64_t gid[4];
     int lev[4];

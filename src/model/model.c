@@ -361,10 +361,13 @@ double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
     default: break;
     }
     /* the mixed solve: its work vectors (u, w, b, p: 40 bytes per cell and
-     * level, u on two edges per cell) and the preconditioner's scratch */
-    if (cfg->dynamics.mass_matrix == GALE_MASS_CONSISTENT)
-        per_level += 40.0 * (cfg->mixed_solver.method == GALE_MIXED_PREC_ONLY
-                                 ? 2 : 2 + 2 * cfg->mixed_solver.gcrk);
+     * level, u on two edges per cell; gcr 1 + 2k, pipelined_gcr 2 + 3k,
+     * solver/mixed.c) and the preconditioner's scratch (one more) */
+    if (cfg->dynamics.mass_matrix == GALE_MASS_CONSISTENT) {
+        const int k = cfg->mixed_solver.gcrk, mm = cfg->mixed_solver.method;
+        per_level += 40.0 * (mm == GALE_MIXED_PREC_ONLY ? 2 : mm == GALE_MIXED_PIPEGCR ? 3 + 3 * k
+                                                                                        : 2 + 2 * k);
+    }
     /* the nonlinear core's fields (src/model/nonlinear.c): 38 on cells or
      * interfaces, 19 on edges (two per cell), the budgets' four more; the
      * advective wind's seven on cells, or the vorticity's four face values;
@@ -488,7 +491,8 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
     int depth = 0;
     GALE_CALL(gale_model_halo_depth(cfg, &depth));
     GALE_CALL(gale_local_build(&m->cs, &m->chain.part[0], m->rank, depth, &m->lm));
-    const gale_psy_opts_t po = {cfg->halo.depth, cfg->halo.redundant_computation, cfg->halo.overlap};
+    const gale_psy_opts_t po = {cfg->halo.depth, cfg->halo.redundant_computation, cfg->halo.overlap,
+                                cfg->halo.progress_points};
     GALE_CALL(gale_psy_create(&m->psy, &po, comm, &m->lm, &m->km));
     GALE_CALL(setup_vertical(m));
     GALE_CALL(setup_geometry(m));

@@ -383,7 +383,7 @@ static int update_extrema(gale_transport_t *t, gale_model_t *m)
     gale_field_t *q = t->has_rho ? &t->q : &t->m;
     if (t->has_rho) GALE_CALL(gale_psy_tr_ratio(m->psy, q, &t->m, &t->rho));
     double mn, mx;
-    GALE_CALL(gale_psy_minmax(m->psy, q, &mn, &mx));
+    GALE_CALL(gale_psy_range(m->psy, q, &mn, &mx));
     t->qmin = fmin(t->qmin, mn);
     t->qmax = fmax(t->qmax, mx);
     return GALE_OK;

@@ -479,14 +479,19 @@ class Inventory:
 
     def kernel_reach(self):
         """{kernel: the function instances its launch reaches}: from the
-        row's body calls, and from the functions that name its id GALE_K_<name>
-        (the launch functions of REDUCE kernels: gale_k_dots, ...)."""
+        row's body calls, from what its space's loop head GALE_KLOOP_<space>
+        calls, and from the functions that name its id GALE_K_<name>."""
         graph = self.call_graph()
         out = {}
         for row in self.kernel_rows():
             todo = set()
             for call in row["calls"]:
                 todo |= set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", call))
+            # a reduction's loop head does part of its work (the sum's
+            # digits): what GALE_KLOOP_<space> calls is reached too
+            head = self.defines.get("GALE_KLOOP_" + row["space"])
+            if head is not None:
+                todo |= set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", " ".join(head.body.values())))
             for sf in self.files.values():
                 for f in sf.funcs:
                     if "GALE_K_" + row["name"] in f.idents:

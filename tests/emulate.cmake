@@ -1,0 +1,52 @@
+# [emulate] and the progress points (issue 43, docs/emulate.md), on C8 with
+# few steps. Neither changes an answer: the same bits with emulation off, on
+# (ARCHER2, 768 nodes x 32 ranks) and without progress points, on pipelined
+# cg, whose sums overlap its preconditioner and operator.
+gale_case(emulate_same_checksums "regression;mpi" same
+  --variant "np=2"
+  --variant "np=2 --emulate.machine=archer2 --emulate.nodes=768 --emulate.ranks_per_node=32"
+  --variant "np=2 --halo.progress_points=false"
+  -- ${DEFAULT_INI} --mesh.name=C8 --timestepping.steps=3 --solver.method=pipelined_cg
+     --diagnostics.fields= ${QUIET})
+# on: the report's comm.emulated, an 8-byte sum's time from ARCHER2's
+# parameters by hand, and every sum (all blocking here: gcr, bicgstab, the
+# diagnostics) waiting at least its modelled time; on one rank, where the
+# real sum takes no time, so that only the emulated wait can meet it
+gale_case(emulate_report "regression;mpi" run --np 1
+  --stdout "^emulate: +archer2, 768 nodes x 32 ranks"
+  --check "(lambda e: (e['machine'], e['nodes'], e['ranks_per_node'], e['ranks']) == ('archer2', 768, 32, 24576))(r['comm']['emulated'])"
+  --check "abs(r['comm']['emulated']['allreduce_8B_s'] - (10 * (0.260e-6 + 8 / 0.544e9) + 11 * (3.48e-6 + 8 / 0.280e9))) < 1e-15"
+  --check "r['comm']['global_sums'] > 0 and r['comm']['global_sum_wait_s'] >= r['comm']['global_sums'] * r['comm']['emulated']['allreduce_s_per_sum'] * (1 - 1e-9)"
+  --check "r['comm']['emulated']['global_sum_wait_imposed_s'] >= r['comm']['global_sums'] * r['comm']['emulated']['allreduce_s_per_sum'] * (1 - 1e-9)"
+  -- ${DEFAULT_INI} --mesh.name=C8 --timestepping.steps=3 --diagnostics.fields=
+     --emulate.machine=archer2 --emulate.nodes=768 --emulate.ranks_per_node=32 ${QUIET})
+# a halo exchange's modelled time: 2 ranks on 768 nodes are on two nodes
+# (every message pays the network's 2 us), on one node none does
+gale_case(emulate_halo_off_node "regression;mpi" run --np 2
+  --check "r['comm']['halo_exchanges'] > 0 and r['comm']['emulated']['halo_s_per_exchange'] >= 2e-6"
+  -- ${DEFAULT_INI} --mesh.name=C8 --timestepping.steps=2 --diagnostics.fields=
+     --emulate.machine=archer2 --emulate.nodes=768 --emulate.ranks_per_node=32 ${QUIET})
+gale_case(emulate_halo_on_node "regression;mpi" run --np 2
+  --check "r['comm']['halo_exchanges'] > 0 and 0.26e-6 < r['comm']['emulated']['halo_s_per_exchange'] < 2e-6"
+  -- ${DEFAULT_INI} --mesh.name=C8 --timestepping.steps=2 --diagnostics.fields=
+     --emulate.machine=archer2 --emulate.nodes=1 --emulate.ranks_per_node=128 ${QUIET})
+# the progress points test the pending sums between kernel launches (and
+# none when off); off by default, comm.emulated is null
+gale_case(progress_points_on "regression;mpi" run --np 2
+  --check "r['comm']['progress_points'] and r['comm']['progress_tests'] > 0"
+  --check "r['comm']['emulated'] is None"
+  -- ${DEFAULT_INI} --mesh.name=C8 --timestepping.steps=3 --solver.method=pipelined_cg
+     --diagnostics.fields= ${QUIET})
+gale_case(progress_points_off "regression;mpi" run --np 2
+  --check "not r['comm']['progress_points'] and r['comm']['progress_tests'] == 0"
+  --check "r['comm']['sums_done_at_progress_point'] == 0"
+  -- ${DEFAULT_INI} --mesh.name=C8 --timestepping.steps=3 --solver.method=pipelined_cg
+     --halo.progress_points=false --diagnostics.fields= ${QUIET})
+# refused before the run, on every rank: a machine file that does not parse
+# (its file and line), and a machine with fewer ranks than the run
+gale_case(emulate_bad_machine_file "bad-input;mpi" run --np 2 --rc 2
+  --stderr "command line: \\[emulate\\] machine = .*bad_machine.ini.: not a built-in machine \\(archer2, setonix\\) nor a machine file \\(docs/emulate.md\\): .*bad_machine.ini:3: unknown key 'latency'"
+  -- ${DEFAULT_INI} --emulate.machine=${CMAKE_CURRENT_SOURCE_DIR}/data/bad_machine.ini)
+gale_case(emulate_too_few_ranks "bad-input;mpi" run --np 2 --rc 2
+  --stderr "\\[emulate\\] nodes = 1 with .*\\[emulate\\] ranks_per_node = 1: 1 ranks on the emulated machine, fewer than this run's 2"
+  -- ${DEFAULT_INI} --emulate.machine=archer2 --emulate.nodes=1 --emulate.ranks_per_node=1)
