@@ -118,6 +118,7 @@ enum { GALE_MIXED_GCR = 0, GALE_MIXED_PREC_ONLY = 1, GALE_MIXED_PIPEGCR = 2 };
 typedef struct {
     int method;            /* GALE_MIXED_* */
     double rtol, atol;
+    double lookahead;      /* pipelined_gcr: [mixed_solver] lookahead */
     int max_iterations, gcrk, fail_on_non_converged, monitor;
     /* the nonlinear core's operator, linearised about its reference state
      * (docs/nonlinear.md; the w, b and p rows differ); NULL: the linear core's */

@@ -242,17 +242,19 @@ static int ahead(S *s, const mv_t *w, const mv_t *m, const mv_t *n, int last)
 
 /* Whether to make the next update's applications while this update's sum
  * is in flight. They are wasted when this update turns out to be the last
- * (a preconditioner and an operator application, far more than a sum's
- * wait), so they wait for the sum when the residual, falling by the last
- * update's factor again, would come within twice the target. Before a
+ * (a preconditioner and an operator application, often far more than a
+ * sum's wait), so they wait for the sum when the residual, falling by the
+ * last update's factor again, would come within `look` ([mixed_solver]
+ * lookahead) times the target; look = 0 makes them ahead always. Before a
  * solve's first sum only the previous solve is known: made ahead unless it
  * converged in one update or none. Every rank decides alike (reduced
  * values), and the answers never depend on it (docs/numerics.md). */
-static int speculate(int it, int prev, double rr, double rr_prev, double target)
+static int speculate(int it, int prev, double rr, double rr_prev, double target, double look)
 {
+    if (look == 0) return 1;
     if (it == 0) return prev != 0 && prev != 1;
     if (!(rr > 0 && rr_prev > 0)) return 0;
-    return rr * (rr / rr_prev) > 4.0 * target * target;
+    return rr * (rr / rr_prev) > look * look * target * target;
 }
 
 /* x += the cycle's gain, sum_l cx[l] over (u, m_0, ..., m_{nd-2}) */
@@ -307,7 +309,7 @@ static int pgcr(S *s, const mv_t *b, const mv_t *x, int *ok)
             GALE_CALL(dots_add(s, &sum, na, a, c));
             GALE_CALL(gale_psy_sum_start(s->gs, &sum));
             const double target = fmax(s->o.rtol * bnorm, s->o.atol);
-            int made = it + 1 < maxit && speculate(it, prev, rr, rr_prev, target);
+            int made = it + 1 < maxit && speculate(it, prev, rr, rr_prev, target, s->o.lookahead);
             if (made) GALE_CALL(ahead(s, w, m, n, last));
             GALE_CALL(gale_psy_sum_finish(s->gs, &sum, v));
             dots_out(na, v, d);

@@ -11,8 +11,8 @@ may not have (bench/gpu: an NVIDIA GPU; bench/solver_peer: PETSc), its
 computation is checked on fake input.
 
 usage: check_bench.py DRIVER --source DIR --build DIR --work DIR
-  DRIVER: lib stream kernels solver partition modes dcmip31 baroclinic gpu
-          solver_peer plot compare io_async campaign
+  DRIVER: lib stream kernels solver partition modes global_sums dcmip31
+          baroclinic gpu solver_peer plot compare io_async campaign
 Exit 0 when every number is as it must be, 1 with each one that is not."""
 import argparse
 import csv
@@ -396,6 +396,64 @@ def t_modes(a):
     near("lumped C24 ratio", rows[("lumped", 24)]["ratio"], None)
     if rows[("lumped", 24)]["ok"] or not rows[("consistent", 24)]["ok"]:
         fail("ok: lumped C24 (no frequency) must be false, consistent C24 true")
+
+
+# ---------------------------------------------------------------- global_sums
+
+GALE_GSUMS = """
+t = table()[opt("--mixed_solver.method")]
+n = int(opt("--timestepping.steps"))
+mach, nodes = opt("--emulate.machine"), int(opt("--emulate.nodes", "0"))
+emu = None
+if mach:
+    emu = {"machine": mach, "nodes": nodes, "ranks_per_node": int(opt("--emulate.ranks_per_node")),
+           "allreduce_s_per_sum": 1e-4, "global_sum_wait_imposed_s": n * t["sum_wait"] * nodes / 6,
+           "halo_wait_imposed_s": n * 0.002}
+timers = {"compute": {"mean_s": n * t["compute"]}, "halo_pack": {"mean_s": n * 0.001},
+          "halo_wait": {"mean_s": n * 0.003}, "global_sums": {"mean_s": n * 0.004}}
+dump({"steps": n, "wall_s": n * 0.1, "time_per_step_s": 0.1, "timers": timers,
+      "levels_seen": int(opt("--extrusion.levels")), "ranks_seen": ranks,
+      "comm": {"global_sums": 25 * n, "halo_exchanges": 400 * n, "emulated": emu},
+      "mixed_solver": {"iterations_mean": t["its"], "overlapped_sums": 7, "unused_applications": 1},
+      "checksums": {"u": "0a", "p": "0b"}}, opt("--report"))
+"""
+
+
+def t_global_sums(a):
+    """--quick: per step, by hand: compute 0.05 s (gcr) and 0.055
+    (pipelined), halo 0.004, sums 0.004, other 0.1 - 0.05 - 0.008 = 0.042;
+    imposed sum waits 0.006 and 0.002 s a step on 6 nodes, x 128 on 768 (the
+    stand-in's nodes / 6), so pipelined / gcr = 1/3 in the table; A = 256
+    columns x 120 levels is 160 levels on 2 ranks of C8 (192 columns each),
+    80 on 1; ranks 128 a node is 1 thread there, 32 is 4; 100 sums and 1600
+    exchanges in 4 steps off-study are 25 and 400 a step."""
+    t = {"gcr": {"compute": 0.05, "sum_wait": 0.006, "its": 4.5},
+         "pipelined_gcr": {"compute": 0.055, "sum_wait": 0.002, "its": 4.5}}
+    fb = fake_build(a, os.path.join(a.work, "global_sums", "build"), {"gale": GALE_GSUMS}, t)
+    out = driver(a, "global_sums", *common(a, fb, "global_sums"), "--quick",
+                 "--methods", "gcr,pipelined_gcr").stdout
+    d = load(os.path.join(a.work, "global_sums", "out", "global_sums.json"))
+    rows = {(r["study"], r["method"], r["area"], r["real_ranks"], r["nodes"], r["ranks_per_node"]): r
+            for r in d["rows"]}
+    g, p = rows[("weak", "gcr", 256, 2, 768, 32)], rows[("weak", "pipelined_gcr", 256, 2, 768, 32)]
+    near("levels for A=256 on 2 ranks", g["levels"], 160)
+    near("levels for A=256 on 1 rank", rows[("off", "gcr", 256, 1, 0, 0)]["levels"], 80)
+    near("gcr compute_s", g["compute_s"], 0.05)
+    near("pipelined compute_s", p["compute_s"], 0.055)
+    near("halo_s", g["halo_s"], 0.004)
+    near("other_s", g["other_s"], 0.042)
+    near("gcr imposed sum wait, 768 nodes", g["sum_wait_imposed_s"], 0.006 * 128)
+    near("pipelined imposed sum wait, 768 nodes", p["sum_wait_imposed_s"], 0.002 * 128)
+    near("halo wait imposed", g["halo_wait_imposed_s"], 0.002)
+    near("sums per step", g["sums_per_step"], 25.0)
+    near("exchanges per step", g["exchanges_per_step"], 400.0)
+    near("threads there at 128 ranks a node", rows[("threads", "gcr", 256, 2, 48, 128)]["threads_there"], 1)
+    near("threads there at 32 ranks a node", g["threads_there"], 4)
+    near("emulation off: imposed wait", rows[("off", "gcr", 256, 2, 0, 0)]["sum_wait_imposed_s"], None)
+    if "| 768 | 24576 | pipelined_gcr | 100.0 | 55.0 | 2.00 | 256.00 | 0.33 | 1.00 | 100 | 25.0 | 7 / 1 | 4.50 |" \
+            not in out:
+        fail("the weak-scaling table's 768-node row: want gcr 768 ms of sum wait a step, pipelined "
+             "256, ratio 0.33:\n" + out[-2000:])
 
 
 # ---------------------------------------------------------------- dcmip31, baroclinic

@@ -132,6 +132,26 @@ def plan(a):
             fail(f"{sb}: the gale command lacks {w}\n{text}")
     log("archer2: 40 runs, Fig. 2 at 256 and 128 columns per core (C512: 48 and 96 nodes), the "
         "script's #SBATCH lines, modules, OMP_* and srun options from the profile")
+    # --override: one more option on every run's gale command (the pipelined
+    # solve's comparison, docs/benchmarks.md); not of the form: refused, 2
+    out = os.path.join(work, "archer2-pipelined")
+    r = campaign(a, "--site", "bench/sites/archer2.json", "--out", out, "--account", "n02-test", *base,
+                 "--only", "fig4_local_area", "--override=--mixed_solver.method=pipelined_gcr")
+    if r.returncode:
+        fail("archer2 --override --no-submit failed", r)
+    else:
+        m = load(os.path.join(out, "manifest.json"))
+        for x in m["runs"]:
+            text = open(os.path.join(out, x["script"])).read()
+            if " --logging.progress_every=0 --mixed_solver.method=pipelined_gcr " not in text:
+                fail(f"{x['script']}: --override not after the case's options:\n{text}")
+        if len(m["runs"]) != 3:
+            fail(f"--override with --only fig4_local_area: {len(m['runs'])} runs, want 3")
+    r = campaign(a, "--site", "bench/sites/archer2.json", "--out", out + "-bad", "--account", "n02-test", *base,
+                 "--override=pipelined")
+    if r.returncode != 2 or "--override 'pipelined': expected --section.key=value" not in r.stderr:
+        fail("--override=pipelined: want exit 2 naming it", r)
+    log("--override: on every run's command after the case's options; a bad one refused (2)")
     # the estimates are gale partition's, per node = per rank x ranks per node
     cfg = "configs/baroclinic_wave.ini"
     ex = ["--timestepping.steps=96", "--diagnostics.fields=", "--checkpoint.period=0"]

@@ -75,10 +75,19 @@ gale_case(mixed_pipelined_gungho "regression" against --np 1
 # 48 steps, docs/numerics.md)
 gale_case(mixed_pipelined_reproducible "regression;mpi" same
   --variant "np=1" --variant "np=1 threads=2" --variant "np=3"
-  --variant "np=2 --halo.overlap=false"
+  --variant "np=2 --halo.overlap=false" --variant "np=1 --mixed_solver.lookahead=0"
   -- ${PROJECT_SOURCE_DIR}/configs/lfric_gungho.nml --mesh.name=C8 --extrusion.levels=10
      --multigrid.levels=3 --timestepping.steps=2 --mixed_solver.method=pipelined_gcr
      --mixed_solver.monitor_convergence=false --diagnostics.fields= ${QUIET})
+# lookahead = 0 makes the applications ahead of every iteration's sum (all
+# 33 overlapped on this case), and each solve's last pair goes unused (one
+# per solve); the default (2) overlapped 23 and wasted 1 here
+gale_case(mixed_pipelined_lookahead "regression" run --np 1
+  --check "r['mixed_solver']['overlapped_sums'] == r['mixed_solver']['iterations_total'] > 0"
+  --check "r['mixed_solver']['unused_applications'] == r['mixed_solver']['solves'] > 0"
+  -- ${PROJECT_SOURCE_DIR}/configs/lfric_gungho.nml --mesh.name=C8 --extrusion.levels=10
+     --multigrid.levels=3 --timestepping.steps=2 --mixed_solver.method=pipelined_gcr
+     --mixed_solver.lookahead=0 --mixed_solver.monitor_convergence=false --diagnostics.fields= ${QUIET})
 # refused over a Krylov Helmholtz solve (a nonlinear preconditioner), on
 # every rank, naming both keys
 gale_case(mixed_pipelined_needs_linear "bad-input;mpi" run --np 2 --rc 2

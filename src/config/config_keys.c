@@ -172,6 +172,11 @@ const gale_key_t gale_keys[] = {
      1000, NULL, "iteration cap per solve (LFRic's si_maximum_iterations)"},
     {"mixed_solver", "gcrk", GALE_KT_INT, OFF(mixed_solver.gcrk), "4", 1, 10, NULL,
      "gcr: directions kept before a restart (LFRic's gcrk)"},
+    {"mixed_solver", "lookahead", GALE_KT_REAL, OFF(mixed_solver.lookahead), "2.0", 0.0, 1.0e6,
+     NULL, "pipelined_gcr: make the next preconditioner and operator applications while an "
+     "iteration's sum is in flight unless the residual, falling by the last iteration's factor "
+     "again, would come within lookahead x the target (then they wait for the sum, and are not "
+     "wasted if it converges); 0: always, as PETSc's KSPPIPEGCR (docs/numerics.md)"},
     {"mixed_solver", "fail_on_non_converged", GALE_KT_BOOL,
      OFF(mixed_solver.fail_on_non_converged), "true", 0, 0, NULL,
      "stop the run (with the residual history) when a solve does not converge"},

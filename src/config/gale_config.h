@@ -100,7 +100,7 @@ typedef struct {
     } initial;
     struct {
         int method;
-        double tolerance, abs_tolerance;
+        double tolerance, abs_tolerance, lookahead;
         int max_iterations, gcrk, fail_on_non_converged, monitor_convergence;
     } mixed_solver;
     struct {

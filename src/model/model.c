@@ -537,7 +537,7 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
         gale_gsum_init(&m->gsum_mixed, m->psy, cfg->solver.reproducible_sums);
         const gale_mixed_opts_t mo = {
             .method = cfg->mixed_solver.method, .rtol = cfg->mixed_solver.tolerance,
-            .atol = cfg->mixed_solver.abs_tolerance,
+            .atol = cfg->mixed_solver.abs_tolerance, .lookahead = cfg->mixed_solver.lookahead,
             .max_iterations = cfg->mixed_solver.max_iterations, .gcrk = cfg->mixed_solver.gcrk,
             .fail_on_non_converged = cfg->mixed_solver.fail_on_non_converged,
             .monitor = cfg->mixed_solver.monitor_convergence, .nl = m->nl ? &m->nl->k : NULL};
