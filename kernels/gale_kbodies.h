@@ -551,14 +551,26 @@ static inline void gale_kb_to_d(size_t i, const float *restrict x, double *restr
 
 /* GCR's update of one column block (the whole block, padding included: it
  * stays zero): x += sum_j h[j] y[j] for j < n, in that order, then, when w
- * is given, w += b x. Each element sees the operations of n + 1 axpbys of
- * coefficients (1, h[j]) and (1, b) in the same order, so the bits are
- * theirs, in one pass over x instead of n + 1. */
+ * is given, w += b x. With a and n >= 1, x starts from a (x = a + h[0]
+ * y[0] + ...: x is only written), the bits of a copy of a and the same
+ * update (the caller never passes a with n = 0: solver/mixed.c). Each
+ * element sees the operations of n + 1 axpbys of coefficients (1, h[j])
+ * and (1, b) in the same order, so the bits are theirs, in one pass over x
+ * instead of n + 1. */
 static inline void gale_kb_lincomb(size_t c, int stride, int n, double b, const double *h,
-                                   const double *const *y, double *restrict x, double *restrict w)
+                                   const double *const *y, const double *a, double *restrict x,
+                                   double *restrict w)
 {
     double *xc = x + c * stride;
-    for (int j = 0; j < n; j++) {
+    int j = 0;
+    if (a && n > 0) {
+        const double *restrict ac = a + c * stride, *restrict yc = y[0] + c * stride;
+        const double h0 = h[0];
+        GALE_SIMD
+        for (int k = 0; k < stride; k++) xc[k] = ac[k] + h0 * yc[k];
+        j = 1;
+    }
+    for (; j < n; j++) {
         const double *restrict yc = y[j] + c * stride;
         const double hj = h[j];
         GALE_SIMD
@@ -574,7 +586,7 @@ static inline void gale_kb_lincomb(size_t c, int stride, int n, double b, const 
 /* Rows (gale_kdesc.h): pointwise on whole column blocks, so redundant
  * computation extends them; convert goes between precisions (out's
  * chooses the body; a conversion is no flop). lincomb with n = 0 only
- * reads x. */
+ * reads x; with a (n >= 1) it only writes x. */
 #define GALE_KROWS_VECTOR(K)                                                               \
     K(axpby, FLAT, M, DF, 0, 1, 0, 3,                                                      \
       ((out, A, W, 0), (a, S, R, 0), (x, A, R, 0), (b, S, R, 0), (y, A, R, 0)),            \
@@ -583,13 +595,12 @@ static inline void gale_kb_lincomb(size_t c, int stride, int n, double b, const 
       gale_kb_copy_d(i, x, out), gale_kb_copy_f(i, x, out))                                \
     K(convert, FLAT, M, DF, 0, 1, 0, 0, ((out, A, W, 0), (x, A, R, 0)),                    \
       gale_kb_to_d(i, x, out), gale_kb_to_f(i, x, out))                                    \
-    K(lincomb, COLS, M, D, 0, 1, n > 0 ? 0 : -8, 2 * n + 2 * w, /* n = 0: x is only read */ \
-      ((x, A, RW, 0), (w, A, RW, 0), (n, S, R, 0), (b, S, R, 0), (h0, S, R, 0),            \
-       (h1, S, R, 0), (h2, S, R, 0), (h3, S, R, 0), (h4, S, R, 0), (h5, S, R, 0),          \
-       (y0, A, R, 0), (y1, A, R, 0), (y2, A, R, 0), (y3, A, R, 0), (y4, A, R, 0),          \
-       (y5, A, R, 0)),                                                                     \
-      gale_kb_lincomb(i, x_stride, (int)n, b, (const double[6]){h0, h1, h2, h3, h4, h5},   \
-                      (const double *const[6]){y0, y1, y2, y3, y4, y5}, x, w),             \
+    K(lincomb, COLS, M, D, 0, 1, n > 0 ? -8 * a : -8, 2 * n + 2 * w,                       \
+      ((x, A, RW, 0), (w, A, RW, 0), (a, A, R, 0), (n, S, R, 0), (b, S, R, 0),             \
+       (h0, S, R, 0), (h1, S, R, 0), (h2, S, R, 0), (h3, S, R, 0), (h4, S, R, 0),          \
+       (y0, A, R, 0), (y1, A, R, 0), (y2, A, R, 0), (y3, A, R, 0), (y4, A, R, 0)),         \
+      gale_kb_lincomb(i, x_stride, (int)n, b, (const double[5]){h0, h1, h2, h3, h4},       \
+                      (const double *const[5]){y0, y1, y2, y3, y4}, a, x, w),              \
       0)
 
 /* max |x| over levels [k0,k1) of one column, NaN ignored; *finite = 0 when

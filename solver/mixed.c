@@ -77,20 +77,22 @@ static int dots(S *s, int n, const mv_t *const *a, const mv_t *const *b, double 
 
 /* x -= sum_i h[i] y_i (i < n, in that order) and then, with w, w += b x, each
  * field in one pass (gale_kb_lincomb: the bits of the axpbys it replaces),
- * at most six directions a launch */
+ * at most five directions a launch; with a, x starts from a instead of its
+ * own values (a copy of a, in the same pass) */
 static int lincombp(S *s, const mv_t *x, int n, const double *h, const mv_t *const *y,
-                    const mv_t *w, double b)
+                    const mv_t *w, double b, const mv_t *a)
 {
+    GALE_ASSERT(!a || n > 0); /* gale_kb_lincomb starts from a with its first direction */
     for (int i = 0; i < 4; i++) {
         int j0 = 0;
         do {
-            const int m = n - j0 < 6 ? n - j0 : 6, last = j0 + m == n;
-            double c[6] = {0};
-            gale_field_t *yf[6] = {NULL};
+            const int m = n - j0 < 5 ? n - j0 : 5, last = j0 + m == n;
+            double c[5] = {0};
+            gale_field_t *yf[5] = {NULL};
             for (int j = 0; j < m; j++) c[j] = -h[j0 + j], yf[j] = y[j0 + j]->f[i];
-            GALE_CALL(gale_psy_lincomb(s->psy, x->f[i], last && w ? w->f[i] : NULL, m, b, c[0],
-                                       c[1], c[2], c[3], c[4], c[5], yf[0], yf[1], yf[2], yf[3],
-                                       yf[4], yf[5]));
+            GALE_CALL(gale_psy_lincomb(s->psy, x->f[i], last && w ? w->f[i] : NULL,
+                                       j0 == 0 && a ? a->f[i] : NULL, m, b, c[0], c[1], c[2],
+                                       c[3], c[4], yf[0], yf[1], yf[2], yf[3], yf[4]));
             j0 += m;
         } while (j0 < n);
     }
@@ -101,7 +103,7 @@ static int lincomb(S *s, const mv_t *x, int n, const double *h, const mv_t *y, c
 {
     const mv_t *yp[2 * MAXK + 1];
     for (int j = 0; j < n; j++) yp[j] = &y[j];
-    return lincombp(s, x, n, h, yp, w, b);
+    return lincombp(s, x, n, h, yp, w, b, NULL);
 }
 
 static int apply(S *s, const mv_t *x, const mv_t *y)
@@ -263,7 +265,7 @@ static int gain(S *s, const mv_t *x, int nd, const double *cx)
     const mv_t *y[MAXK + 1];
     double h[MAXK + 1];
     for (int l = 0; l < nd; l++) y[l] = l ? &s->z[l - 1] : &s->u, h[l] = -cx[l];
-    return nd ? lincombp(s, x, nd, h, y, NULL, 0) : GALE_OK;
+    return nd ? lincombp(s, x, nd, h, y, NULL, 0, NULL) : GALE_OK;
 }
 
 /* Pipelined GCR(k) from zero (docs/numerics.md, "The mixed solve"). Besides
@@ -293,8 +295,9 @@ static int pgcr(S *s, const mv_t *b, const mv_t *x, int *ok)
             fresh = 0;
         }
         /* coordinates over (u, m_0, ..., m_{k-1}): u_i's, q_j's, p_j's
-         * (s_j = L p_j) and x's gain */
+         * (s_j = L p_j) and x's gain; and z_j's over (n_0, ..., n_j) */
         double cu[MAXK + 1] = {1.0}, cx[MAXK + 1] = {0}, cq[MAXK][MAXK + 1], cp[MAXK][MAXK + 1];
+        double cz[MAXK][MAXK];
         int nd = 0, more = 1;
         for (int i = 0; i < k && more; i++) {
             const mv_t *w = &s->v[i], *m = &s->z[i], *n = &s->n[i];
@@ -350,6 +353,11 @@ static int pgcr(S *s, const mv_t *b, const mv_t *x, int *ok)
                 cx[l] += alpha * p;
                 cu[l] -= alpha * q;
             }
+            for (int l = 0; l <= i; l++) {
+                double z = l == i;
+                for (int j = l; j < i; j++) z -= h[j] * cz[j][l];
+                cz[i][l] = z;
+            }
             nd = i + 1;
             wn[i] = vv;
             rr_prev = rr;
@@ -358,10 +366,11 @@ static int pgcr(S *s, const mv_t *b, const mv_t *x, int *ok)
             more = !conv && it < maxit;
             if (more && !made) GALE_CALL(ahead(s, w, m, n, last));
             if (!more) s->st.unused_applications += made;
-            if (more && !last) { /* z_i = n_i - sum_j h_j z_j, w_{i+1} = w_i - alpha z_i */
-                GALE_CALL(lincomb(s, n, i, h, s->n, NULL, 0));
-                if (exact) GALE_CALL(lincomb(s, &s->v[i + 1], 1, &alpha, n, NULL, 0));
-                else GALE_CALL(lin(s, &s->v[i + 1], 1.0, w, -alpha, n));
+            if (more && !last) { /* w_{i+1} = w_i - alpha z_i, z_i = sum_l cz_l n_l: one pass */
+                double hz[MAXK];
+                const mv_t *yn[MAXK];
+                for (int l = 0; l <= i; l++) hz[l] = alpha * cz[i][l], yn[l] = &s->n[l];
+                GALE_CALL(lincombp(s, &s->v[i + 1], i + 1, hz, yn, NULL, 0, exact ? NULL : w));
             }
             if (!exact) GALE_CALL(lincomb(s, w, i, h, s->v, r, -alpha)); /* s_i and r, as gcr */
             if (conv) { /* the true |r|, its sum overlapping x's update */

@@ -284,6 +284,9 @@ static const source_t sources[] = {
     {"deep_single", NULL, {"--dynamics.shallow=false", "--solver.precision=single"}},
     {"reference_column", "baroclinic_wave.ini",
      {"--solver.method=prec_only", "--timestepping.reference_state=column"}},
+    /* pipelined_gcr's lincomb from a second vector (x = a - sum h y) */
+    {"pipelined", "baroclinic_wave.ini",
+     {"--solver.method=prec_only", "--mixed_solver.method=pipelined_gcr", "--mixed_solver.lookahead=0"}},
 };
 #define NSRC ((int)(sizeof sources / sizeof sources[0]))
 
