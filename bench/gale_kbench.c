@@ -28,6 +28,7 @@
 #include "gale_base_mpi.h"
 #include "gale_config.h"
 #include "gale_config_mpi.h"
+#include "gale_ksources.h"
 #include "gale_model.h"
 #include "gale_report.h"
 #include "gale_triad.h"
@@ -60,25 +61,7 @@ double gale_bench_device_triad(size_t n, int ntimes, int *device, int *ndevices)
  * test kernels_every_kernel). Bytes and flops per call come from the rows:
  * gale_k_launch_bytes (the fields once each, from their locations, plus the
  * row's bytes) and gale_k_launch_flops, for the launch as recorded. */
-typedef struct {
-    const char *name;
-    const char *config; /* a file of configs/, or NULL: the built-in defaults */
-    const char *ov[4];
-} source_t;
-static const source_t sources[] = {
-    {"lumped", NULL, {"--dynamics.mass_matrix=lumped"}},
-    {"consistent", NULL, {NULL}},
-    {"multigrid", NULL, {"--solver.preconditioner=multigrid"}},
-    {"diagonal", NULL, {"--solver.preconditioner=diagonal"}},
-    {"single_diagonal", NULL, {"--solver.precision=single", "--solver.preconditioner=diagonal"}},
-    {"single_tridiagonal", NULL, {"--solver.precision=single"}},
-    {"single_multigrid", NULL, {"--solver.precision=single", "--solver.preconditioner=multigrid"}},
-    {"nonlinear", "baroclinic_wave.ini", {"--solver.method=prec_only"}},
-    {"vector_invariant", "baroclinic_wave.ini",
-     {"--solver.method=prec_only", "--dynamics.vector_invariant=true", "--dynamics.grid_damping=0.25"}},
-    {"deep", "baroclinic_wave.ini", {"--solver.method=prec_only", "--dynamics.shallow=false"}},
-    {"transport", "deformational.ini", {NULL}},
-};
+static const gale_ksource_t sources[] = {GALE_KSOURCES};
 #define NSRC ((int)(sizeof sources / sizeof sources[0]))
 
 typedef struct {
@@ -331,7 +314,7 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg0)
     printf("%-14s %-6s %-18s %10s %10s %9s %8s %9s\n", "kernel", "prec", "source", "MB/call",
            "us/call", "GB/s", "/triad", "GF/s");
     for (int si = 0; si < NSRC; si++) {
-        const source_t *src = &sources[si];
+        const gale_ksource_t *src = &sources[si];
         /* the source's configuration, then the user's options on top */
         char path[1024];
         const char *ov[MAXOV + 10];

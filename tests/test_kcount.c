@@ -37,6 +37,7 @@
  * usage: test_kcount [--mesh CN] [--levels L] [-v] [--dump FILE] */
 #include "gale_base.h"
 #include "gale_config_mpi.h"
+#include "gale_ksources.h"
 #include "gale_model.h"
 
 #include <malloc.h>
@@ -256,35 +257,18 @@ static void tally(region_t *r, double *rd, double *wr)
     if (r->shared_reads) r->shared_rd = *rd, *rd = 0;
 }
 
-/* ---- the launches: gale_kbench's sources (bench/gale_kbench.c), which
+/* ---- the launches: gale_kbench's sources (bench/gale_ksources.h), which
  * together launch every row, and more; each launch is run, then counted ---- */
-typedef struct {
-    const char *name;
-    const char *config; /* a file of configs/, or NULL: the built-in defaults */
-    const char *ov[4];
-} source_t;
-static const source_t sources[] = {
-    {"lumped", NULL, {"--dynamics.mass_matrix=lumped"}},
-    {"consistent", NULL, {NULL}},
-    {"multigrid", NULL, {"--solver.preconditioner=multigrid"}},
-    {"diagonal", NULL, {"--solver.preconditioner=diagonal"}},
-    {"single_diagonal", NULL, {"--solver.precision=single", "--solver.preconditioner=diagonal"}},
-    {"single_tridiagonal", NULL, {"--solver.precision=single"}},
-    {"single_multigrid", NULL, {"--solver.precision=single", "--solver.preconditioner=multigrid"}},
-    {"nonlinear", "baroclinic_wave.ini", {"--solver.method=prec_only"}},
-    {"vector_invariant", "baroclinic_wave.ini",
-     {"--solver.method=prec_only", "--dynamics.vector_invariant=true",
-      "--dynamics.grid_damping=0.25"}},
-    {"deep", "baroclinic_wave.ini", {"--solver.method=prec_only", "--dynamics.shallow=false"}},
-    {"transport", "deformational.ini", {NULL}},
+static const gale_ksource_t sources[] = {
+    GALE_KSOURCES,
     /* and the variants of the bodies those leave out: the linear core's
-     * deep atmosphere, the nonlinear core's reference rows per column */
+     * deep atmosphere, the nonlinear core's reference rows per column,
+     * pipelined_gcr's lincomb from a second vector (x = a - sum h y) */
     {"deep_lumped", NULL, {"--dynamics.shallow=false", "--dynamics.mass_matrix=lumped"}},
     {"deep_multigrid", NULL, {"--dynamics.shallow=false", "--solver.preconditioner=multigrid"}},
     {"deep_single", NULL, {"--dynamics.shallow=false", "--solver.precision=single"}},
     {"reference_column", "baroclinic_wave.ini",
      {"--solver.method=prec_only", "--timestepping.reference_state=column"}},
-    /* pipelined_gcr's lincomb from a second vector (x = a - sum h y) */
     {"pipelined", "baroclinic_wave.ini",
      {"--solver.method=prec_only", "--mixed_solver.method=pipelined_gcr", "--mixed_solver.lookahead=0"}},
 };
@@ -575,7 +559,7 @@ int main(int argc, char **argv)
     snprintf(mesh_ov, sizeof mesh_ov, "--mesh.name=%s", mesh);
     snprintf(lev_ov, sizeof lev_ov, "--extrusion.levels=%s", levels);
     for (int si = 0; si < NSRC; si++) {
-        const source_t *src = &sources[si];
+        const gale_ksource_t *src = &sources[si];
         const char *ov[24];
         int nov = 0;
         for (int i = 0; i < 4 && src->ov[i]; i++) ov[nov++] = src->ov[i];
