@@ -4,6 +4,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -166,6 +167,40 @@ int gale_node_ranks(MPI_Comm comm, int *local_rank, int *local_size)
     if (local_rank) *local_rank = r;
     if (local_size) *local_size = n;
     return GALE_OK;
+}
+
+static int g_yield; /* set once, before the time loop, by the model thread */
+
+void gale_mpi_set_yield(int on) { g_yield = on != 0; }
+int gale_mpi_yield(void) { return g_yield; }
+
+int gale_mpi_wait(MPI_Request *req)
+{
+    if (!g_yield) return MPI_Wait(req, MPI_STATUS_IGNORE);
+    for (int done = 0;;) {
+        const int e = MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (e != MPI_SUCCESS || done) return e;
+        sched_yield();
+    }
+}
+
+int gale_mpi_waitall(int n, MPI_Request *req, MPI_Status *st)
+{
+    if (!g_yield) return MPI_Waitall(n, req, st);
+    for (int done = 0;;) {
+        const int e = MPI_Testall(n, req, &done, st);
+        if (e != MPI_SUCCESS || done) return e;
+        sched_yield();
+    }
+}
+
+/* in place, as every reduction of the time loop is */
+int gale_mpi_allreduce(void *buf, int n, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    if (!g_yield) return MPI_Allreduce(MPI_IN_PLACE, buf, n, type, op, comm);
+    MPI_Request r;
+    const int e = MPI_Iallreduce(MPI_IN_PLACE, buf, n, type, op, comm, &r);
+    return e != MPI_SUCCESS ? e : gale_mpi_wait(&r);
 }
 
 int gale_mpi_start(int *argc, char ***argv, int required, int *rank, int *size)

@@ -59,6 +59,18 @@ int gale_mmm_some(MPI_Comm comm, int n, const double *x, const int *have, double
  * (shared memory) and their number. Either pointer may be NULL. */
 int gale_node_ranks(MPI_Comm comm, int *local_rank, int *local_size);
 
+/* Waits of the time loop (halo exchanges, global sums, reductions). MPI
+ * libraries spin in a wait; when a node holds more ranks x threads than
+ * cores, a spinning rank takes the core from the one it waits for (a
+ * 3-rank run on 2 cores took 17x a 2-rank one). With gale_mpi_set_yield(1)
+ * these wait by MPI_Test and sched_yield instead: the same completion, the
+ * core given up between tests. They return MPI's error code (for GALE_MPI). */
+void gale_mpi_set_yield(int on);
+int gale_mpi_yield(void);
+int gale_mpi_wait(MPI_Request *req);
+int gale_mpi_waitall(int n, MPI_Request *req, MPI_Status *st);
+int gale_mpi_allreduce(void *buf, int n, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+
 /* ---- start and end of an MPI command ---- */
 /* MPI_Init_thread with `required`, then errors returned as codes
  * (MPI_ERRORS_RETURN), this rank and the size of MPI_COMM_WORLD, the log set

@@ -10,6 +10,7 @@
 #include "gale_halo.h"
 
 #include "gale_base.h"
+#include "gale_base_mpi.h"
 #include "gale_netmodel.h"
 
 #include <limits.h>
@@ -339,7 +340,7 @@ int gale_halo_end(gale_halo_t *h, void *data)
     if (!h->active) GALE_ERROR(GALE_ERR_INTERNAL, "halo: end called without a matching begin");
     double t0 = gale_wtime();
     /* Sends too: the next begin() overwrites the send buffer. */
-    if (h->nrecv + h->nsend) GALE_MPI(MPI_Waitall(h->nrecv + h->nsend, h->req, h->stat));
+    if (h->nrecv + h->nsend) GALE_MPI(gale_mpi_waitall(h->nrecv + h->nsend, h->req, h->stat));
     gale_comm_stats_t *cs = gale_comm_stats();
     if (h->emul_s > 0) { /* no earlier than its messages would arrive on the emulated machine */
         const double until = h->t_begin + h->emul_s;

@@ -7,6 +7,7 @@
 #include "gale_psy.h"
 
 #include "gale_base.h"
+#include "gale_base_mpi.h"
 #include "gale_netmodel.h"
 
 #include <math.h>
@@ -142,7 +143,7 @@ int gale_psy_sum_finish(gale_gsum_t *g, gale_psy_sum_t *r, double *out)
 {
     double t0 = gale_wtime();
     GALE_ASSERT(r->slot >= 0 && r->slot < NPEND && g_pend[r->slot].used);
-    GALE_MPI(MPI_Wait(&g_pend[r->slot].req, MPI_STATUS_IGNORE));
+    GALE_MPI(gale_mpi_wait(&g_pend[r->slot].req));
     /* on an emulated machine its remaining steps, polled without pause from
      * the moment the wait entered MPI */
     const gale_emulate_t *e = gale_emulate();
@@ -211,7 +212,7 @@ static void reduction_done(double t0, double bytes)
 int gale_psy_max(gale_psy_t *p, int n, double *v)
 {
     const double t0 = gale_wtime();
-    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, gale_psy_comm(p)));
+    GALE_MPI(gale_mpi_allreduce(v, n, MPI_DOUBLE, MPI_MAX, gale_psy_comm(p)));
     reduction_done(t0, n * 8.0);
     return GALE_OK;
 }
@@ -248,7 +249,7 @@ int gale_psy_check_finite(gale_psy_t *p, int n, const gale_field_t *const *f, do
         key[n + i] = -bits;
     }
     const double t0 = gale_wtime();
-    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, key, 2 * n, MPI_INT64_T, MPI_MIN, gale_psy_comm(p)));
+    GALE_MPI(gale_mpi_allreduce(key, 2 * n, MPI_INT64_T, MPI_MIN, gale_psy_comm(p)));
     reduction_done(t0, 2 * n * 8.0);
     for (int i = 0; i < n; i++) {
         const int nl1 = f[i]->nlev + 1;
@@ -270,6 +271,6 @@ int gale_psy_gather_cells(gale_psy_t *p, gale_field_t *f, double *all, size_t to
     const int nl = f->nlev;
     for (int c = 0; c < lm->ncell[0]; c++)
         for (int k = 0; k < nl; k++) all[(size_t)lm->cell_gid[c] * nl + k] = x[(size_t)c * f->stride + k];
-    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, all, (int)total, MPI_DOUBLE, MPI_SUM, gale_psy_comm(p)));
+    GALE_MPI(gale_mpi_allreduce(all, (int)total, MPI_DOUBLE, MPI_SUM, gale_psy_comm(p)));
     return GALE_OK;
 }

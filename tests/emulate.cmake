@@ -54,3 +54,10 @@ gale_case(emulate_bad_machine_file "bad-input;mpi" run --np 2 --rc 2
 gale_case(emulate_too_few_ranks "bad-input;mpi" run --np 2 --rc 2
   --stderr "\\[emulate\\] nodes = 1 with .*\\[emulate\\] ranks_per_node = 1: 1 ranks on the emulated machine, fewer than this run's 2"
   -- ${DEFAULT_INI} --emulate.machine=archer2 --emulate.nodes=1 --emulate.ranks_per_node=1)
+# the waits of an oversubscribed node yield the core (docs/halo.md, "Waits"):
+# 3 ranks, as many as a 2-core machine cannot hold; the report says which
+# waits ran and on what node, and the rule holds whatever the machine
+gale_case(waits_yield_rule "regression;mpi" run --np 3
+  --check "r['comm']['node_ranks'] == 3 and r['comm']['node_cores'] > 0"
+  --check "r['comm']['waits_yield'] == (3 * r['threads'] > r['comm']['node_cores'])"
+  -- ${DEFAULT_INI} --mesh.name=C8 --timestepping.steps=2 --diagnostics.fields= ${QUIET})

@@ -104,10 +104,11 @@ static void print_header(const gale_model_t *m)
     if (m->threads_auto)
         snprintf(why, sizeof why, " (OMP_NUM_THREADS unset: %d cores / %d ranks on the node)",
                  m->node_cores, m->node_ranks);
-    gale_log(GALE_LOG_INFO, "parallel:  %d ranks x %d threads%s, partition %s, halo depth %d%s%s",
+    gale_log(GALE_LOG_INFO, "parallel:  %d ranks x %d threads%s, partition %s, halo depth %d%s%s%s",
              m->nranks, m->nthreads, why, gale_part_method_name(c->partitioning.method), c->halo.depth,
              c->halo.redundant_computation ? ", redundant computation" : "",
-             c->halo.overlap ? ", overlap" : "");
+             c->halo.overlap ? ", overlap" : "",
+             gale_mpi_yield() ? ", MPI waits yield (node oversubscribed)" : "");
     gale_log(GALE_LOG_INFO, "memory:    about %.1f MiB per rank (estimate, docs/memory.md)",
              m->mem_estimate / 1048576);
     const gale_emulate_t *e = gale_emulate();

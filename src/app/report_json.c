@@ -4,6 +4,7 @@
  * by cmd_run.c), written to FILE.json.tmp and renamed when complete. */
 #include "gale_app.h"
 #include "gale_base.h"
+#include "gale_base_mpi.h"
 #include "gale_io.h"
 #include "gale_kdesc.h"
 #include "gale_model.h"
@@ -182,6 +183,9 @@ int gale_run_write_report(const char *path, const gale_model_t *m, const gale_ru
     gale_json_num(&j, "other_reduction_wait_s", r->comm.reduction_wait_s);
     gale_json_int(&j, "halo_exchanges", r->comm.exchanges);
     gale_json_num(&j, "halo_wait_s", r->comm.halo_wait_s);
+    gale_json_int(&j, "node_ranks", m->node_ranks);
+    gale_json_int(&j, "node_cores", m->node_cores);
+    gale_json_bool(&j, "waits_yield", gale_mpi_yield());
     const gale_emulate_t *e = gale_emulate();
     if (e) {
         gale_json_obj(&j, "emulated");

@@ -323,10 +323,12 @@ static int choose_threads(gale_model_t *m)
         omp_set_num_threads(t > 1 ? (int)t : 1);
     }
     m->nthreads = omp_get_max_threads();
-    if (!m->threads_auto && cores > 0 && (long)local * m->nthreads > cores)
+    const int over = cores > 0 && (long)local * m->nthreads > cores;
+    gale_mpi_set_yield(over); /* docs/halo.md, "Waits" */
+    if (!m->threads_auto && over)
         gale_log(GALE_LOG_WARN,
                  "%d ranks x %d threads on a node with %ld cores: oversubscribed, expect a slow "
-                 "run (set OMP_NUM_THREADS)", local, m->nthreads, cores);
+                 "run (set OMP_NUM_THREADS); MPI waits yield the core", local, m->nthreads, cores);
     return GALE_OK;
 }
 
