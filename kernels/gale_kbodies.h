@@ -551,9 +551,9 @@ static inline void gale_kb_to_d(size_t i, const float *restrict x, double *restr
 
 /* GCR's update of one column block (the whole block, padding included: it
  * stays zero): x += sum_j h[j] y[j] for j < n, in that order, then, when w
- * is given, w += b x. With a and n >= 1, x starts from a (x = a + h[0]
- * y[0] + ...: x is only written), the bits of a copy of a and the same
- * update (the caller never passes a with n = 0: solver/mixed.c). Each
+ * is given, w += b x. With a, x starts from a (x = a + h[0] y[0] + ...,
+ * or a copy of a when n = 0: x is only written), the bits of a copy of a
+ * and the same update. Each
  * element sees the operations of n + 1 axpbys of coefficients (1, h[j])
  * and (1, b) in the same order, so the bits are theirs, in one pass over x
  * instead of n + 1. */
@@ -569,6 +569,9 @@ static inline void gale_kb_lincomb(size_t c, int stride, int n, double b, const 
         GALE_SIMD
         for (int k = 0; k < stride; k++) xc[k] = ac[k] + h0 * yc[k];
         j = 1;
+    } else if (a) { /* a copy, which compilers make a memcpy: not a GALE_SIMD loop */
+        const double *restrict ac = a + c * stride;
+        for (int k = 0; k < stride; k++) xc[k] = ac[k];
     }
     for (; j < n; j++) {
         const double *restrict yc = y[j] + c * stride;
@@ -586,7 +589,7 @@ static inline void gale_kb_lincomb(size_t c, int stride, int n, double b, const 
 /* Rows (gale_kdesc.h): pointwise on whole column blocks, so redundant
  * computation extends them; convert goes between precisions (out's
  * chooses the body; a conversion is no flop). lincomb with n = 0 only
- * reads x; with a (n >= 1) it only writes x. */
+ * reads x; with a it only writes x. */
 #define GALE_KROWS_VECTOR(K)                                                               \
     K(axpby, FLAT, M, DF, 0, 1, 0, 3,                                                      \
       ((out, A, W, 0), (a, S, R, 0), (x, A, R, 0), (b, S, R, 0), (y, A, R, 0)),            \

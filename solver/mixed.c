@@ -82,7 +82,6 @@ static int dots(S *s, int n, const mv_t *const *a, const mv_t *const *b, double 
 static int lincombp(S *s, const mv_t *x, int n, const double *h, const mv_t *const *y,
                     const mv_t *w, double b, const mv_t *a)
 {
-    GALE_ASSERT(!a || n > 0); /* gale_kb_lincomb starts from a with its first direction */
     for (int i = 0; i < 4; i++) {
         int j0 = 0;
         do {
