@@ -331,14 +331,22 @@ static int pgcr(S *s, const mv_t *b, const mv_t *x, int *ok)
                 vv -= h[j] * d[j];
             }
             const int exact = vv <= 1e-3 * d[i];
-            if (exact) { /* as gcr: s_i's own dots; w_i is overwritten, so first its uses */
-                if (!made) GALE_CALL(ahead(s, w, m, n, last));
-                made = 1;
-                for (int f = 0; f < 4 && !last; f++) /* w_i, for w_{i+1} */
-                    GALE_CALL(gale_psy_copy(s->psy, s->v[i + 1].f[f], w->f[f]));
+            if (exact) { /* as gcr: s_i's own dots. w_i is overwritten: its copy in
+                            v[i+1] (there is one past the last) makes w_{i+1} and,
+                            while the dots' sum is in flight, the applications */
+                if (!made || !last)
+                    for (int f = 0; f < 4; f++)
+                        GALE_CALL(gale_psy_copy(s->psy, s->v[i + 1].f[f], w->f[f]));
                 GALE_CALL(lincomb(s, w, i, h, s->v, NULL, 0));
-                double e[2] = {0, 0};
-                GALE_CALL(dots(s, 2, (const mv_t *[]){w, w}, (const mv_t *[]){w, r}, e));
+                gale_psy_sum_t se;
+                GALE_CALL(dots_add(s, &se, 2, (const mv_t *[]){w, w}, (const mv_t *[]){w, r}));
+                GALE_CALL(gale_psy_sum_start(s->gs, &se));
+                if (!made) GALE_CALL(ahead(s, &s->v[i + 1], m, n, last));
+                s->st.overlapped_sums += !made;
+                made = 1;
+                GALE_CALL(gale_psy_sum_finish(s->gs, &se, v));
+                double e[2];
+                dots_out(2, v, e);
                 vv = e[0], vr = e[1];
             }
             if (!(vv > 0))

@@ -450,6 +450,14 @@ def t_global_sums(a):
     near("threads there at 128 ranks a node", rows[("threads", "gcr", 256, 2, 48, 128)]["threads_there"], 1)
     near("threads there at 32 ranks a node", g["threads_there"], 4)
     near("emulation off: imposed wait", rows[("off", "gcr", 256, 2, 0, 0)]["sum_wait_imposed_s"], None)
+    strong = [r for r in d["rows"] if r["study"] == "strong"]
+    near("strong runs (1 area x 2 repeats x 2 methods)", len(strong), 4)
+    near("strong levels for A=64 on 2 ranks", strong[0]["levels"], 40)
+    near("strong nodes", strong[0]["nodes"], 768)
+    if [r["method"] for r in strong] != ["gcr", "pipelined_gcr", "pipelined_gcr", "gcr"]:
+        fail("strong study not interleaved: " + str([r["method"] for r in strong]))
+    if "| 64 | 768 | pipelined_gcr | 2 | 100.0 | 1.000 | 1.00-1.00 | 256.00 | 0.33 | 2.00 | 7 / 1 |" not in out:
+        fail("the strong study's pipelined row: want sum wait 256 ms, 0.33 of gcr's:\n" + out[-2000:])
     if "| 768 | 24576 | pipelined_gcr | 100.0 | 55.0 | 2.00 | 256.00 | 0.33 | 1.00 | 100 | 25.0 | 7 / 1 | 4.50 |" \
             not in out:
         fail("the weak-scaling table's 768-node row: want gcr 768 ms of sum wait a step, pipelined "

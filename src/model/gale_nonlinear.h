@@ -60,6 +60,8 @@ typedef struct gale_nl {
     double grid_rate;      /* the grid-mode filter's rate, [dynamics] grid_damping / dt [1/s] */
     int vecinv;            /* [dynamics] vector_invariant: the wind's form */
     int resets;
+    gale_psy_sum_t *ref_sum; /* reference_state = mean: its sums in flight (reference.c) */
+    int ref_nsum, ref_pending;
     gale_transport_t tr;   /* reconstruction stencils and their scratch */
     /* fields: rho is prognostic (u, w, theta = m->b, Pi = m->p are the model's) */
     gale_field_t rho;
@@ -116,8 +118,13 @@ typedef struct gale_nl {
 int gale_nl_setup(struct gale_model *m);
 void gale_nl_free(struct gale_model *m);
 /* Collective: the reference state from the current theta and Pi (each
- * column's, or the horizontal mean) and the operator's rows (reference.c). */
+ * column's, or the horizontal mean) and the operator's rows (reference.c):
+ * start takes the mean's local parts and starts its sums, finish (a no-op
+ * when none is pending) completes them and writes the rows; the theta and
+ * Pi are those at the start. */
 int gale_nl_reference(struct gale_model *m);
+int gale_nl_reference_start(struct gale_model *m);
+int gale_nl_reference_finish(struct gale_model *m);
 /* Collective: one step of length m->dt. */
 int gale_nl_step(struct gale_model *m);
 /* Collective: the budgets of the current state. */

@@ -205,7 +205,7 @@ void gale_nl_free(gale_model_t *m)
     gale_transport_free(&s->tr);
     gale_knl_finalize(&s->k);
     gale_vecinv_free(&s->geo);
-    void *a[] = {s->rd2i, s->rd2c, s->hist, s->wl, s->wl_int, s->wl_kin, s->mode_ref};
+    void *a[] = {s->ref_sum, s->rd2i, s->rd2c, s->hist, s->wl, s->wl_int, s->wl_kin, s->mode_ref};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) gale_free(a[i]);
     gale_shell_free(&s->shell);
     gale_free(s);

@@ -214,8 +214,9 @@ int gale_nl_step(gale_model_t *m)
     gale_nl_t *s = m->nl;
     gale_psy_t *psy = m->psy;
     const gale_config_t *cfg = &m->cfg;
-    if (m->time >= s->next_reset) { /* LFRic's reference_reset_time */
-        GALE_CALL(gale_nl_reference(m));
+    if (m->time >= s->next_reset) { /* LFRic's reference_reset_time; its sums overlap
+                                        the forcing and the first transport */
+        GALE_CALL(gale_nl_reference_start(m));
         while (s->next_reset <= m->time) s->next_reset += cfg->timestepping.reference_reset_time;
     }
     /* the state at time level n and its forcing */
@@ -229,6 +230,7 @@ int gale_nl_step(gale_model_t *m)
         if (!s->vecinv) GALE_CALL(gale_psy_tr_tend(psy, &s->tr.ktr, &s->vflux, NULL, &s->divc));
         GALE_CALL(transport(m, s, m->dt));
         GALE_CALL(bundle_copy(psy, &s->xo, &s->x)); /* the wind it saw */
+        GALE_CALL(gale_nl_reference_finish(m)); /* the residual reads its rows */
         for (int i = 0; i < cfg->timestepping.inner_iterations; i++) {
             GALE_CALL(residual(m, s, o == 0 && i == 0));
             GALE_CALL(solve(m, s));
