@@ -117,6 +117,33 @@ enum { GALE_KAUX_M, GALE_KAUX_T, GALE_KAUX_N };
 /* locations: a bit per gale_loc_t (GALE_LOC_CELL, _EDGE, _IFACE) */
 enum { GALE_KL_C = 1, GALE_KL_E = 2, GALE_KL_I = 4, GALE_KL_CI = 5, GALE_KL_A = 7, GALE_KL_S = 0 };
 enum { GALE_KA_R = 1, GALE_KA_W = 2, GALE_KA_RW = 3 };
+/* Fused groups (docs/fusion.md): launches over the same columns that the
+ * PSy layer runs as one loop, each column's kernels back to back while its
+ * levels are in cache. Each is declared once, here, beside the rows:
+ *
+ *   G(name, category, ((kernel), (kernel), ...))
+ *
+ *  name      the group (its timer; launched between gale_psy_fuse_begin(p,
+ *            GALE_KG_<name>) and gale_psy_fuse_end(p))
+ *  category  its kernels' category (GALE_KCATEGORIES), for the benchmarks
+ *  kernels   the launches, in order: column kernels (CELLS, EDGES, COLS)
+ *            and FLAT kernels, of one column location, at one loop extent
+ *
+ * What may be fused is the rows' to say: the PSy layer checks each group's
+ * launches against them when they are made (docs/fusion.md, "Legality"). */
+#define GALE_KGROUPS(G)                                                                    \
+    G(rk_stage, transport, ((axpby), (axpby)))                                             \
+    G(resid_u, nonlinear, ((mix_u), (axpby), (axpby)))
+#define GALE_KG_ID_(name, cat, ks) GALE_KG_##name,
+enum { GALE_KGROUPS(GALE_KG_ID_) GALE_KG_N };
+#undef GALE_KG_ID_
+#define GALE_KG_MAX 8 /* launches in one group */
+typedef struct {
+    const char *name, *category;
+    int n;                /* its launches */
+    int k[GALE_KG_MAX];   /* their kernels (GALE_K_*), in order */
+} gale_kgroup_t;
+
 #define GALE_KMAXF 8 /* field arguments of one kernel */
 #define GALE_KMAXS 8 /* scalar arguments */
 #define GALE_KMAXW 2 /* weights */
@@ -138,6 +165,7 @@ typedef struct {
     const char *category; /* its row list's (GALE_KCATEGORIES) */
 } gale_kdesc_t;
 extern const gale_kdesc_t gale_kdesc[GALE_K_N]; /* by GALE_K_* id (kdesc.c) */
+extern const gale_kgroup_t gale_kgroup[GALE_KG_N]; /* by GALE_KG_* id (kdesc.c) */
 
 /* ---- one launch, as the launch layers see it ---- */
 typedef struct {
@@ -182,6 +210,12 @@ double gale_k_launch_bytes(int id, const gale_kargs_t *a, int i0, int i1);
  * (BATCH: of whole batches, whose sweeps run every lane). */
 double gale_k_launch_flops(int id, const gale_kargs_t *a, int i0, int i1);
 /* The kernels' timers: registered once, sub-timers of "compute". */
+/* A fused group's minimum bytes (each field once: docs/fusion.md). */
+double gale_k_group_bytes(int n, const int *ids, const gale_kargs_t *a, int i0, int i1);
+/* Fused group g: its n launches ids[], a[] on columns [i0, i1) as one loop,
+ * each column's kernels in order (FLAT: the column's elements), under the
+ * group's timer. The PSy layer has checked that it may (docs/fusion.md). */
+void gale_k_run_group(int g, int n, const int *ids, const gale_kargs_t *a, int i0, int i1);
 void gale_k_timers_register(int *kt);
 
 #endif

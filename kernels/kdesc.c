@@ -64,6 +64,11 @@
 #define GALE_KROW_nonlinear(...) GALE_KROW_("nonlinear", __VA_ARGS__)
 #define GALE_KROWS_IN_(list, cat) GALE_KROWS_##list(GALE_KROW_##cat)
 const gale_kdesc_t gale_kdesc[GALE_K_N] = {GALE_KCATEGORIES(GALE_KROWS_IN_)};
+#define GALE_KG_K_(k) GALE_K_##k,
+#define GALE_KG_ONE_(k) +1
+#define GALE_KG_ROW_(name, cat, ks)                                                        \
+    [GALE_KG_##name] = {#name, #cat, 0 GALE_PP_MAPT(GALE_KG_ONE_, ks), {GALE_PP_MAPT(GALE_KG_K_, ks)}},
+const gale_kgroup_t gale_kgroup[GALE_KG_N] = {GALE_KGROUPS(GALE_KG_ROW_)};
 /* every list of GALE_KERNELS has a category, once: the same number of rows */
 #define GALE_KONE_(...) +1
 #define GALE_KCOUNT_(list, cat) GALE_KROWS_##list(GALE_KONE_)
@@ -184,8 +189,51 @@ double gale_k_launch_flops(int id, const gale_kargs_t *a, int i0, int i1)
     return points(id, a, i0, i1) * per_point(id, a, i0, i1, 1);
 }
 
+/* A fused group's launches (docs/fusion.md): each field once, from memory
+ * when the group first reads it (and back when it also writes it), or only
+ * back when the group writes it first (what later members read of it stays
+ * in cache); the rows' bytes per point of every member. */
+double gale_k_group_bytes(int n, const int *ids, const gale_kargs_t *a, int i0, int i1)
+{
+    const double nc = i1 > i0 ? i1 - i0 : 0;
+    double b = 0;
+    for (int g = 0; g < n; g++) {
+        const gale_kdesc_t *k = &gale_kdesc[ids[g]];
+        b += points(ids[g], &a[g], i0, i1) * per_point(ids[g], &a[g], i0, i1, 0);
+        for (int j = 0; j < k->nfield; j++) {
+            const gale_kfield_t *f = &a[g].f[j];
+            int seen = 0, read_first = 0, written = 0;
+            if (!f->p) continue;
+            for (int h = 0; h < n && !seen; h++)
+                for (int i = 0; i < gale_kdesc[ids[h]].nfield; i++) {
+                    if (a[h].f[i].p != f->p) continue;
+                    if (h < g || (h == g && i < j)) seen = 1;
+                }
+            if (seen) continue; /* counted at its first appearance */
+            double per = 0;
+            for (int h = 0; h < n; h++) {
+                const gale_kdesc_t *kh = &gale_kdesc[ids[h]];
+                for (int i = 0; i < kh->nfield; i++) {
+                    if (a[h].f[i].p != f->p) continue;
+                    const int acc = kh->field[i].access;
+                    if (!written && !read_first && (acc & GALE_KA_R)) read_first = 1;
+                    if (acc & GALE_KA_W) written = 1;
+                    const double c = columns(kh->space, f->loc, nc) *
+                                     (kh->space == GALE_KS_FLAT || kh->space == GALE_KS_COLS
+                                          ? a[h].flat : f->nlev);
+                    per = c > per ? c : per;
+                }
+            }
+            b += per * f->elem * (read_first && written ? 2 : 1);
+        }
+    }
+    return b;
+}
+
 void gale_k_timers_register(int *kt)
 {
     for (int i = 0; i < GALE_K_N; i++)
         kt[i] = gale_timer_register(gale_kdesc[i].name, GALE_T_COMPUTE);
+    for (int g = 0; g < GALE_KG_N; g++)
+        kt[GALE_K_N + g] = gale_timer_register(gale_kgroup[g].name, GALE_T_COMPUTE);
 }

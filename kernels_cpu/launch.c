@@ -26,7 +26,7 @@ typedef struct {
     int nthreads;
 } cpu_impl_t;
 
-static int kt[GALE_K_N]; /* kernel timers (gale_ktimers.h) */
+static int kt[GALE_K_N + GALE_KG_N]; /* kernel and group timers (gale_ktimers.h) */
 
 const char *gale_k_name(void) { return "cpu"; }
 
@@ -148,6 +148,71 @@ void gale_k_run(int id, const gale_kargs_t *ka_, int i0, int i1)
     (void)TR, (void)NK, (void)im, (void)fi0, (void)fi1, (void)b0, (void)b1;
 #include "gale_kdispatch.h"
     TSTOP_BYTES(id, gale_k_launch_bytes(id, ka_, i0, i1));
+}
+
+/* A fused group (docs/fusion.md): threads over columns as for one kernel;
+ * each column runs every launch's body in turn through the same dispatch,
+ * its loop heads cut to the one column (FLAT: the column's elements). The
+ * group holds no BATCH kernel and no reduction: their heads never run. */
+#undef GALE_KLOOP_CELLS
+#undef GALE_KLOOP_EDGES
+#undef GALE_KLOOP_COLS
+#undef GALE_KLOOP_FLAT
+#undef GALE_KLOOP_BATCH
+#undef GALE_KLOOP_SUM
+#undef GALE_KLOOP_MAXABS
+#undef GALE_KLOOP_MINMAX
+#define GALE_KLOOP_CELLS(devptrs, body)                                                    \
+    {                                                                                      \
+        const int i = col_;                                                                \
+        body;                                                                              \
+    }
+#define GALE_KLOOP_EDGES(devptrs, body) GALE_KLOOP_CELLS(devptrs, body)
+#define GALE_KLOOP_COLS(devptrs, body) GALE_KLOOP_CELLS(devptrs, body)
+#define GALE_KLOOP_FLAT(devptrs, body)                                                     \
+    GALE_SIMD for (size_t i = fi0; i < fi1; i++) { body; }
+#define GALE_KLOOP_BATCH(devptrs, body)                                                    \
+    for (int i = 0, l0 = 0, l1 = 0; i < 0; i++) {                                          \
+        void *const T = NULL;                                                              \
+        body;                                                                              \
+    }
+#define GALE_KLOOP_SUM(devptrs, bind, body)                                                \
+    for (int j_ = 0; j_ < 0; j_++) {                                                       \
+        bind;                                                                              \
+        for (int i = 0; i < 0; i++) (void)(body);                                          \
+    }
+#define GALE_KLOOP_MAXABS(devptrs, bind, body)                                             \
+    for (int j_ = 0; j_ < 0; j_++) {                                                       \
+        bind;                                                                              \
+        double m = 0;                                                                      \
+        int bc = 0;                                                                        \
+        for (int i = 0; i < 0; i++) { body; }                                              \
+    }
+#define GALE_KLOOP_MINMAX(devptrs, bind, body)                                             \
+    for (int j_ = 0; j_ < 0; j_++) {                                                       \
+        bind;                                                                              \
+        double lo = 0, hi = 0;                                                             \
+        for (int i = 0; i < 0; i++) { body; }                                              \
+    }
+
+void gale_k_run_group(int g, int n, const int *ids, const gale_kargs_t *a, int i0, int i1)
+{
+    if (i1 <= i0) return;
+    const double t0 = gale_wtime();
+#pragma omp parallel for schedule(static)
+    for (int col_ = i0; col_ < i1; col_++)
+        for (int m_ = 0; m_ < n; m_++) {
+            const int id = ids[m_];
+            const gale_kargs_t *const ka_ = &a[m_];
+            const gale_kmesh_t *const KM = ka_->km;
+            const gale_ktr_t *const TR = ka_->tr;
+            const gale_knl_t *const NK = ka_->nk;
+            const size_t fi0 = (size_t)col_ * ka_->flat, fi1 = fi0 + ka_->flat;
+            (void)TR, (void)NK, (void)fi0, (void)fi1;
+#include "gale_kdispatch.h"
+        }
+    gale_timer_add(kt[GALE_K_N + g], gale_wtime() - t0);
+    gale_timer_add_bytes(kt[GALE_K_N + g], gale_k_group_bytes(n, ids, a, i0, i1));
 }
 
 /* ---- device, transfers and halo packing: host memory is the only memory ---- */

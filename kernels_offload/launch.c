@@ -31,7 +31,7 @@ typedef struct {
 static int nkmesh; /* kmeshes initialised and not finalised */
 #define KD(km) ((const gale_kmesh_t *)((const off_impl_t *)(km)->impl)->m.kd)
 
-static int kt[GALE_K_N]; /* kernel timers (gale_ktimers.h) */
+static int kt[GALE_K_N + GALE_KG_N]; /* kernel and group timers (gale_ktimers.h) */
 
 /* ---- life cycle ---- */
 
@@ -203,6 +203,89 @@ void gale_k_run(int id, const gale_kargs_t *a, int i0, int i1)
     (void)fi0, (void)fi1, (void)b0, (void)b1, (void)pool_, (void)per_;
 #include "gale_kdispatch.h"
     TSTOP_BYTES(id, gale_k_launch_bytes(id, a, i0, i1));
+}
+
+/* A fused group (docs/fusion.md): one device thread per column, which runs
+ * every launch's body in turn through the same dispatch, its loop heads cut
+ * to the one column (FLAT: the column's elements). The launches' arguments
+ * go to the device with the kernel addresses already in them. The group
+ * holds no BATCH kernel and no reduction: their heads never run. */
+#undef GALE_KADDR
+#undef GALE_KWEIGHT
+#undef GALE_KLOOP_CELLS
+#undef GALE_KLOOP_EDGES
+#undef GALE_KLOOP_COLS
+#undef GALE_KLOOP_FLAT
+#undef GALE_KLOOP_BATCH
+#undef GALE_KLOOP_SUM
+#undef GALE_KLOOP_MAXABS
+#undef GALE_KLOOP_MINMAX
+#define GALE_KADDR(p) (p)
+#define GALE_KWEIGHT(w, n) (w)
+#define GALE_KLOOP_CELLS(devptrs, body)                                                    \
+    {                                                                                      \
+        const int i = col_;                                                                \
+        body;                                                                              \
+    }
+#define GALE_KLOOP_EDGES(devptrs, body) GALE_KLOOP_CELLS(devptrs, body)
+#define GALE_KLOOP_COLS(devptrs, body) GALE_KLOOP_CELLS(devptrs, body)
+#define GALE_KLOOP_FLAT(devptrs, body)                                                     \
+    for (size_t i = fi0; i < fi1; i++) { body; }
+#define GALE_KLOOP_BATCH(devptrs, body)                                                    \
+    for (int i = 0, l0 = 0, l1 = 0; i < 0; i++) {                                          \
+        void *const T = NULL;                                                              \
+        body;                                                                              \
+    }
+#define GALE_KLOOP_SUM(devptrs, bind, body)                                                \
+    for (int j_ = 0; j_ < 0; j_++) {                                                       \
+        bind;                                                                              \
+        for (int i = 0; i < 0; i++) (void)(body);                                          \
+    }
+#define GALE_KLOOP_MAXABS(devptrs, bind, body)                                             \
+    for (int j_ = 0; j_ < 0; j_++) {                                                       \
+        bind;                                                                              \
+        double m = 0;                                                                      \
+        int bc = 0;                                                                        \
+        for (int i = 0; i < 0; i++) { body; }                                              \
+    }
+#define GALE_KLOOP_MINMAX(devptrs, bind, body)                                             \
+    for (int j_ = 0; j_ < 0; j_++) {                                                       \
+        bind;                                                                              \
+        double lo = 0, hi = 0;                                                             \
+        for (int i = 0; i < 0; i++) { body; }                                              \
+    }
+
+void gale_k_run_group(int g, int n, const int *ids, const gale_kargs_t *a, int i0, int i1)
+{
+    if (i1 <= i0) return;
+    const double t0 = gale_wtime();
+    gale_kargs_t d[GALE_KG_MAX];
+    for (int m = 0; m < n; m++) { /* the kernel addresses, as gale_k_run's */
+        d[m] = a[m];
+        d[m].km = a[m].km ? KD(a[m].km) : NULL;
+        d[m].tr = a[m].tr ? gale_koff_mirrored(a[m].tr->impl) : NULL;
+        d[m].nk = a[m].nk ? gale_koff_mirrored(a[m].nk->impl) : NULL;
+        for (int j = 0; j < GALE_KMAXF; j++)
+            if (a[m].f[j].p) d[m].f[j].p = gale_koff_ptr(a[m].f[j].p);
+    }
+    const int dev_ = gale_koff_dev();
+    int ids_[GALE_KG_MAX];
+    for (int m = 0; m < n; m++) ids_[m] = ids[m];
+#pragma omp target teams distribute parallel for device(dev_) map(to : d[0 : n], ids_[0 : n])
+    for (int col_ = i0; col_ < i1; col_++)
+        for (int m_ = 0; m_ < n; m_++) {
+            const int id = ids_[m_];
+            const gale_kargs_t *const ka_ = &d[m_];
+            const gale_kmesh_t *const KM = ka_->km;
+            const gale_ktr_t *const TR = ka_->tr;
+            const gale_knl_t *const NK = ka_->nk;
+            const size_t fi0 = (size_t)col_ * ka_->flat, fi1 = fi0 + ka_->flat;
+            (void)TR, (void)NK, (void)fi0, (void)fi1;
+#include "gale_kdispatch.h"
+        }
+    gale_koff_count_small(n * sizeof *d, 0);
+    gale_timer_add(kt[GALE_K_N + g], gale_wtime() - t0);
+    gale_timer_add_bytes(kt[GALE_K_N + g], gale_k_group_bytes(n, ids, a, i0, i1));
 }
 
 /* ---- the machine's limit: the device's triad ---- */

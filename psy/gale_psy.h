@@ -100,6 +100,14 @@ typedef struct {
  * naming the kernel, the arguments and the fields). Collective when it
  * exchanges; a reduction reads no halo, so never. */
 int gale_psy_launch(gale_psy_t *p, int id, gale_psy_call_t *c);
+/* A fused group (GALE_KG_*, declared in kernels/gale_kdesc.h): the
+ * launches between begin and end are its kernels in its order; each is
+ * checked and its inputs exchanged when it is made, and end runs them all
+ * as one loop over columns (docs/fusion.md). A group that breaks its
+ * declaration or the rows' rules is GALE_ERR_INTERNAL, naming the kernels
+ * and the argument. The answers are the unfused launches' bits. */
+int gale_psy_fuse_begin(gale_psy_t *p, int group);
+int gale_psy_fuse_end(gale_psy_t *p);
 
 /* The typed launches, one per row: int gale_psy_<kernel>(gale_psy_t *p
  * [, const gale_ktr_t *tr | const gale_knl_t *nk], <the row's arguments>):

@@ -25,6 +25,13 @@ typedef struct {
     gale_halo_t *h;
 } plan_t;
 
+/* A launch of the fused group being made (docs/fusion.md). */
+typedef struct {
+    int id;
+    gale_kargs_t ka;
+    gale_field_t *f[GALE_KMAXF];
+} fmember_t;
+
 struct gale_psy {
     gale_psy_opts_t o;
     MPI_Comm comm;
@@ -33,6 +40,8 @@ struct gale_psy {
     int kinit; /* gale_k_init done */
     int np;
     plan_t plan[MAXPLAN];
+    int fg, fn, fd, fedges; /* the group being made (-1: none), its launches so far, loop */
+    fmember_t fm[GALE_KG_MAX];
 };
 
 int gale_psy_create(gale_psy_t **out, const gale_psy_opts_t *o, MPI_Comm comm,
@@ -45,6 +54,7 @@ int gale_psy_create(gale_psy_t **out, const gale_psy_opts_t *o, MPI_Comm comm,
     p->comm = comm;
     p->lm = lm;
     p->km = km;
+    p->fg = -1;
     *out = p;
     return GALE_OK;
 }
@@ -299,9 +309,113 @@ static int launch_reduce(gale_psy_t *p, int id, const gale_kdesc_t *k, gale_psy_
     return GALE_OK;
 }
 
+/* ---- fused groups (docs/fusion.md) ---- */
+
+/* Exchanges f to depth need now (a fused group's input, synchronously). */
+static int exchange(gale_psy_t *p, gale_field_t *f, int need)
+{
+    const int depth = p->o.redundant ? imax(need, p->o.depth) : need;
+    gale_halo_t *h;
+    GALE_CALL(plan_get(p, f, depth, 0, &h));
+    GALE_CALL(gale_halo_begin(h, f->data));
+    GALE_CALL(gale_halo_end(h, f->data));
+    f->halo_valid = depth;
+    return GALE_OK;
+}
+
+/* The group's next launch, checked against its declaration and the rows:
+ * its kernel is the declared one; it loops over the group's columns (cells
+ * or edges) at the group's extent; it reads through a stencil no field an
+ * earlier launch of the group writes (that column's neighbours may not be
+ * written yet), and writes no field an earlier launch reads through one
+ * (they may have read it already). What it reads from before the group is
+ * exchanged now; what the group writes is valid to its extent. Each breach
+ * is a bug in the caller: GALE_ERR_INTERNAL naming the group, the kernels
+ * and the argument. */
+static int fuse_add(gale_psy_t *p, int id, const gale_kdesc_t *k, gale_psy_call_t *c)
+{
+    const gale_kgroup_t *g = &gale_kgroup[p->fg];
+    const int m = p->fn;
+    if (m >= g->n || g->k[m] != id)
+        GALE_ERROR(GALE_ERR_INTERNAL, "fused group %s: launch %d is %s, but the group declares %s "
+                   "(kernels/gale_kdesc.h)", g->name, m + 1, k->name,
+                   m < g->n ? gale_kdesc[g->k[m]].name : "no more launches");
+    if (k->space == GALE_KS_BATCH || GALE_KS_REDUCES(k->space))
+        GALE_ERROR(GALE_ERR_INTERNAL, "fused group %s: kernel %s is a %s: only column and flat "
+                   "kernels fuse", g->name, k->name, k->space == GALE_KS_BATCH ? "batch kernel"
+                                                                             : "reduction");
+    GALE_CALL(check_call(p, id, k, c));
+    const int edges = on_edges(k, c);
+    if (m == 0) p->fedges = edges, p->fd = k->extent;
+    if (edges != p->fedges || k->extent != p->fd)
+        GALE_ERROR(GALE_ERR_INTERNAL, "fused group %s: kernel %s loops over %s columns to depth "
+                   "%d, the group over %s columns to depth %d", g->name, k->name,
+                   edges ? "edge" : "cell", k->extent, p->fedges ? "edge" : "cell", p->fd);
+    for (int i = 0; i < k->nfield; i++) {
+        gale_field_t *f = c->f[i];
+        const gale_karg_t *a = &k->field[i];
+        if (!f) continue;
+        for (int e = 0; e < m; e++) {
+            const gale_kdesc_t *ke = &gale_kdesc[p->fm[e].id];
+            for (int j = 0; j < ke->nfield; j++) {
+                if (p->fm[e].f[j] != f) continue;
+                const gale_karg_t *b = &ke->field[j];
+                if ((a->access & GALE_PSY_READ) && a->stencil > 0 && (b->access & GALE_PSY_WRITE))
+                    GALE_ERROR(GALE_ERR_INTERNAL, "fused group %s: kernel %s reads '%s' (field "
+                               "'%s') through a stencil of depth %d, and %s writes it ('%s') "
+                               "earlier in the group", g->name, k->name, a->name, f->name,
+                               a->stencil, ke->name, b->name);
+                if ((a->access & GALE_PSY_WRITE) && (b->access & GALE_PSY_READ) && b->stencil > 0)
+                    GALE_ERROR(GALE_ERR_INTERNAL, "fused group %s: kernel %s writes '%s' (field "
+                               "'%s'), which %s reads ('%s') through a stencil of depth %d "
+                               "earlier in the group", g->name, k->name, a->name, f->name,
+                               ke->name, b->name, b->stencil);
+            }
+        }
+        const int need = p->fd + a->stencil;
+        if ((a->access & GALE_PSY_READ) && f->halo_valid < need) GALE_CALL(exchange(p, f, need));
+    }
+    for (int i = 0; i < k->nfield; i++)
+        if ((k->field[i].access & GALE_PSY_WRITE) && c->f[i]) c->f[i]->halo_valid = p->fd;
+    p->fm[m].id = id;
+    kargs(p, k, c, &p->fm[m].ka);
+    memcpy(p->fm[m].f, c->f, sizeof p->fm[m].f);
+    p->fn++;
+    return GALE_OK;
+}
+
+int gale_psy_fuse_begin(gale_psy_t *p, int group)
+{
+    GALE_ASSERT(group >= 0 && group < GALE_KG_N);
+    if (p->fg >= 0)
+        GALE_ERROR(GALE_ERR_INTERNAL, "fused group %s begins inside group %s",
+                   gale_kgroup[group].name, gale_kgroup[p->fg].name);
+    p->fg = group;
+    p->fn = 0;
+    return GALE_OK;
+}
+
+int gale_psy_fuse_end(gale_psy_t *p)
+{
+    GALE_ASSERT(p->fg >= 0);
+    const int g = p->fg, n = p->fn;
+    p->fg = -1;
+    if (n != gale_kgroup[g].n)
+        GALE_ERROR(GALE_ERR_INTERNAL, "fused group %s ends after %d launches of the %d it declares",
+                   gale_kgroup[g].name, n, gale_kgroup[g].n);
+    if (p->o.progress) GALE_CALL(gale_psy_progress());
+    int ids[GALE_KG_MAX];
+    gale_kargs_t ka[GALE_KG_MAX];
+    for (int m = 0; m < n; m++) ids[m] = p->fm[m].id, ka[m] = p->fm[m].ka;
+    const int i1 = range_end(p, p->fedges, p->fd);
+    if (i1 > 0) gale_k_run_group(g, n, ids, ka, 0, i1);
+    return GALE_OK;
+}
+
 int gale_psy_launch(gale_psy_t *p, int id, gale_psy_call_t *c)
 {
     const gale_kdesc_t *k = &gale_kdesc[id];
+    if (p->fg >= 0) return fuse_add(p, id, k, c);
     /* a progress point: a pending non-blocking sum advances between kernels
      * even where MPI has no progress thread (docs/emulate.md) */
     if (p->o.progress) GALE_CALL(gale_psy_progress());

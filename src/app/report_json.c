@@ -18,12 +18,15 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The category of the kernel whose timer is named name (its row list's,
- * kernels/gale_kdesc.h), or NULL when no row has that name. */
+/* The category of the kernel or fused group whose timer is named name (its
+ * row list's, its declaration's: kernels/gale_kdesc.h), or NULL when none
+ * has that name. */
 static const char *kernel_category(const char *name)
 {
     for (int k = 0; k < GALE_K_N; k++)
         if (strcmp(gale_kdesc[k].name, name) == 0) return gale_kdesc[k].category;
+    for (int g = 0; g < GALE_KG_N; g++)
+        if (strcmp(gale_kgroup[g].name, name) == 0) return gale_kgroup[g].category;
     return NULL;
 }
 

@@ -107,8 +107,14 @@ static int transport(gale_model_t *m, gale_nl_t *s, double dt)
             /* weights that sum to exactly 1 (1 - b is exact), as the transport's */
             const double b = 1.0 - a[st], aa = 1.0 - b;
             GALE_CALL(tendencies(m, s));
-            GALE_CALL(bundle_axpby(psy, &s->xa, 1.0, &s->xa, h, &s->tend));
-            GALE_CALL(bundle_axpby(psy, &s->xa, aa, x0, b, &s->xa));
+            /* xa = aa x0 + b (xa + h tend), each component in one pass (docs/fusion.md) */
+            for (int c = 0; c < GALE_NL_NCOMP; c++) {
+                if (!s->xa.f[c]) continue;
+                GALE_CALL(gale_psy_fuse_begin(psy, GALE_KG_rk_stage));
+                GALE_CALL(gale_psy_axpby(psy, s->xa.f[c], 1.0, s->xa.f[c], h, s->tend.f[c]));
+                GALE_CALL(gale_psy_axpby(psy, s->xa.f[c], aa, x0->f[c], b, s->xa.f[c]));
+                GALE_CALL(gale_psy_fuse_end(psy));
+            }
         }
     }
     return GALE_OK;
@@ -173,9 +179,11 @@ static int residual(gale_model_t *m, gale_nl_t *s, int first)
     gale_field_t *const *R = s->res.f, *const *Fn = s->fn.f;
     GALE_CALL(bundle_axpby(psy, &s->res, 1.0, &s->x, -1.0, &s->xa)); /* R = x - xa */
     /* u's, weak: M_u R_u + dt (alpha F + (1 - alpha) F^n), the right-hand side's sign */
+    GALE_CALL(gale_psy_fuse_begin(psy, GALE_KG_resid_u)); /* one pass (docs/fusion.md) */
     GALE_CALL(gale_psy_mix_u(psy, 1.0, 0.0, R[U], NULL, &s->resu_w));
     GALE_CALL(gale_psy_axpby(psy, &s->resu_w, 1.0, &s->resu_w, dt * al, F->f[U]));
     GALE_CALL(gale_psy_axpby(psy, s->rhs.f[U], -1.0, &s->resu_w, -dt * (1.0 - al), Fn[U]));
+    GALE_CALL(gale_psy_fuse_end(psy));
     /* w's: R_w + dt (alpha F + (1 - alpha) F^n) */
     GALE_CALL(gale_psy_axpby(psy, R[W], 1.0, R[W], dt * al, F->f[W]));
     GALE_CALL(gale_psy_axpby(psy, R[W], 1.0, R[W], dt * (1.0 - al), Fn[W]));
