@@ -41,11 +41,18 @@
 #define GALE_KD_DEV_WC(n) , n
 #define GALE_KD_DEV_WL(n) , n
 #define GALE_KD_LOOP_(space, args, body) GALE_KD_LOOP_##space(space, args, body)
+/* a fused group's dispatch (GALE_KD_COLUMN defined) runs one column, col_,
+ * through the layer's GALE_KCOL_<space> heads instead (docs/fusion.md) */
+#ifdef GALE_KD_COLUMN
+#define GALE_KD_HEAD_(space) GALE_KCOL_##space
+#else
+#define GALE_KD_HEAD_(space) GALE_KLOOP_##space
+#endif
 #define GALE_KD_LOOP_RUN_(space, args, body)                                               \
-    GALE_KLOOP_##space((GALE_PP_MAPT(GALE_KD_DEV_, args)), body)
+    GALE_KD_HEAD_(space)((GALE_PP_MAPT(GALE_KD_DEV_, args)), body)
 #define GALE_KD_LOOP_RED_(space, args, body)                                               \
-    GALE_KLOOP_##space((GALE_PP_MAPT(GALE_KD_DEV_, args)),                                 \
-                       const gale_kargs_t *const kb_ = ka_ + j_; GALE_KD_BINDS_(args), body)
+    GALE_KD_HEAD_(space)((GALE_PP_MAPT(GALE_KD_DEV_, args)),                               \
+                         const gale_kargs_t *const kb_ = ka_ + j_; GALE_KD_BINDS_(args), body)
 #define GALE_KD_LOOP_CELLS(...) GALE_KD_LOOP_RUN_(__VA_ARGS__)
 #define GALE_KD_LOOP_EDGES(...) GALE_KD_LOOP_RUN_(__VA_ARGS__)
 #define GALE_KD_LOOP_FLAT(...) GALE_KD_LOOP_RUN_(__VA_ARGS__)
@@ -105,6 +112,7 @@ default: break;
 #undef GALE_KD_DEV_WC
 #undef GALE_KD_DEV_WL
 #undef GALE_KD_LOOP_
+#undef GALE_KD_HEAD_
 #undef GALE_KD_LOOP_RUN_
 #undef GALE_KD_LOOP_RED_
 #undef GALE_KD_LOOP_CELLS

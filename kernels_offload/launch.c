@@ -212,43 +212,35 @@ void gale_k_run(int id, const gale_kargs_t *a, int i0, int i1)
  * holds no BATCH kernel and no reduction: their heads never run. */
 #undef GALE_KADDR
 #undef GALE_KWEIGHT
-#undef GALE_KLOOP_CELLS
-#undef GALE_KLOOP_EDGES
-#undef GALE_KLOOP_COLS
-#undef GALE_KLOOP_FLAT
-#undef GALE_KLOOP_BATCH
-#undef GALE_KLOOP_SUM
-#undef GALE_KLOOP_MAXABS
-#undef GALE_KLOOP_MINMAX
 #define GALE_KADDR(p) (p)
 #define GALE_KWEIGHT(w, n) (w)
-#define GALE_KLOOP_CELLS(devptrs, body)                                                    \
+#define GALE_KCOL_CELLS(devptrs, body)                                                    \
     {                                                                                      \
         const int i = col_;                                                                \
         body;                                                                              \
     }
-#define GALE_KLOOP_EDGES(devptrs, body) GALE_KLOOP_CELLS(devptrs, body)
-#define GALE_KLOOP_COLS(devptrs, body) GALE_KLOOP_CELLS(devptrs, body)
-#define GALE_KLOOP_FLAT(devptrs, body)                                                     \
+#define GALE_KCOL_EDGES(devptrs, body) GALE_KCOL_CELLS(devptrs, body)
+#define GALE_KCOL_COLS(devptrs, body) GALE_KCOL_CELLS(devptrs, body)
+#define GALE_KCOL_FLAT(devptrs, body)                                                     \
     for (size_t i = fi0; i < fi1; i++) { body; }
-#define GALE_KLOOP_BATCH(devptrs, body)                                                    \
+#define GALE_KCOL_BATCH(devptrs, body)                                                    \
     for (int i = 0, l0 = 0, l1 = 0; i < 0; i++) {                                          \
         void *const T = NULL;                                                              \
         body;                                                                              \
     }
-#define GALE_KLOOP_SUM(devptrs, bind, body)                                                \
+#define GALE_KCOL_SUM(devptrs, bind, body)                                                \
     for (int j_ = 0; j_ < 0; j_++) {                                                       \
         bind;                                                                              \
         for (int i = 0; i < 0; i++) (void)(body);                                          \
     }
-#define GALE_KLOOP_MAXABS(devptrs, bind, body)                                             \
+#define GALE_KCOL_MAXABS(devptrs, bind, body)                                             \
     for (int j_ = 0; j_ < 0; j_++) {                                                       \
         bind;                                                                              \
         double m = 0;                                                                      \
         int bc = 0;                                                                        \
         for (int i = 0; i < 0; i++) { body; }                                              \
     }
-#define GALE_KLOOP_MINMAX(devptrs, bind, body)                                             \
+#define GALE_KCOL_MINMAX(devptrs, bind, body)                                             \
     for (int j_ = 0; j_ < 0; j_++) {                                                       \
         bind;                                                                              \
         double lo = 0, hi = 0;                                                             \
@@ -281,7 +273,9 @@ void gale_k_run_group(int g, int n, const int *ids, const gale_kargs_t *a, int i
             const gale_knl_t *const NK = ka_->nk;
             const size_t fi0 = (size_t)col_ * ka_->flat, fi1 = fi0 + ka_->flat;
             (void)TR, (void)NK, (void)fi0, (void)fi1;
+#define GALE_KD_COLUMN
 #include "gale_kdispatch.h"
+#undef GALE_KD_COLUMN
         }
     gale_koff_count_small(n * sizeof *d, 0);
     gale_timer_add(kt[GALE_K_N + g], gale_wtime() - t0);
