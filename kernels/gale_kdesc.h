@@ -166,6 +166,13 @@ typedef struct {
 } gale_kdesc_t;
 extern const gale_kdesc_t gale_kdesc[GALE_K_N]; /* by GALE_K_* id (kdesc.c) */
 extern const gale_kgroup_t gale_kgroup[GALE_KG_N]; /* by GALE_KG_* id (kdesc.c) */
+/* Whether kernel id is in some group: a constant for a constant id, so that
+ * a layer's group loop compiles only the groups' kernels (gale_kdispatch.h). */
+#define GALE_KG_IS_(k) || id_ == GALE_K_##k
+#define GALE_KG_ANY_(name, cat, ks) GALE_PP_MAPT(GALE_KG_IS_, ks)
+static inline int gale_kg_member(int id_) { return 0 GALE_KGROUPS(GALE_KG_ANY_); }
+#undef GALE_KG_IS_
+#undef GALE_KG_ANY_
 
 /* ---- one launch, as the launch layers see it ---- */
 typedef struct {

@@ -69,8 +69,15 @@
         GALE_KD_LOOP_(space, args, cd);                                                    \
     }
 /* a kernel over columns binds its arguments once; a reduction, in its head */
+#ifdef GALE_KD_COLUMN /* only the groups' kernels: the others are never in one */
+#define GALE_KD_WANT_(name)                                                                \
+    if (!gale_kg_member(GALE_K_##name)) break;
+#else
+#define GALE_KD_WANT_(name)
+#endif
 #define GALE_KD_CASE_(name, space, aux, prec, ext, red, bytes, flops, args, cd, cf)          \
     case GALE_K_##name: {                                                                  \
+        GALE_KD_WANT_(name)                                                                \
         const gale_kargs_t *const kb_ = ka_;                                               \
         const int nset_ = ka_->nset > 1 ? ka_->nset : 1;                                   \
         (void)kb_, (void)nset_;                                                            \
@@ -126,6 +133,7 @@ default: break;
 #undef GALE_KD_PREC_D
 #undef GALE_KD_PREC_DF
 #undef GALE_KD_CASE_
+#undef GALE_KD_WANT_
 #undef GALE_KD_ONCE_CELLS
 #undef GALE_KD_ONCE_EDGES
 #undef GALE_KD_ONCE_FLAT

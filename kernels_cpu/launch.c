@@ -150,37 +150,38 @@ void gale_k_run(int id, const gale_kargs_t *ka_, int i0, int i1)
     TSTOP_BYTES(id, gale_k_launch_bytes(id, ka_, i0, i1));
 }
 
-/* A fused group (docs/fusion.md): threads over columns as for one kernel;
- * each column runs every launch's body in turn through the same dispatch,
- * its loop heads cut to the one column (FLAT: the column's elements). The
- * group holds no BATCH kernel and no reduction: their heads never run. */
-#define GALE_KCOL_CELLS(devptrs, body)                                                    \
-    {                                                                                      \
-        const int i = col_;                                                                \
-        body;                                                                              \
-    }
+/* A fused group (docs/fusion.md): threads over blocks of GALE_KG_BLOCK
+ * columns (static schedule); each block runs every launch in turn through
+ * the same dispatch, its loop heads cut to the block's columns [cb_, ce_)
+ * (FLAT: their elements, one SIMD loop), so that choosing and binding a
+ * kernel is paid once a block and what one launch writes is in cache for the
+ * next. The group holds no BATCH kernel and no reduction: their heads never
+ * run. */
+#define GALE_KG_BLOCK 16
+#define GALE_KCOL_CELLS(devptrs, body)                                                     \
+    for (int i = cb_; i < ce_; i++) { body; }
 #define GALE_KCOL_EDGES(devptrs, body) GALE_KCOL_CELLS(devptrs, body)
 #define GALE_KCOL_COLS(devptrs, body) GALE_KCOL_CELLS(devptrs, body)
-#define GALE_KCOL_FLAT(devptrs, body)                                                     \
+#define GALE_KCOL_FLAT(devptrs, body)                                                      \
     GALE_SIMD for (size_t i = fi0; i < fi1; i++) { body; }
-#define GALE_KCOL_BATCH(devptrs, body)                                                    \
+#define GALE_KCOL_BATCH(devptrs, body)                                                     \
     for (int i = 0, l0 = 0, l1 = 0; i < 0; i++) {                                          \
         void *const T = NULL;                                                              \
         body;                                                                              \
     }
-#define GALE_KCOL_SUM(devptrs, bind, body)                                                \
+#define GALE_KCOL_SUM(devptrs, bind, body)                                                 \
     for (int j_ = 0; j_ < 0; j_++) {                                                       \
         bind;                                                                              \
         for (int i = 0; i < 0; i++) (void)(body);                                          \
     }
-#define GALE_KCOL_MAXABS(devptrs, bind, body)                                             \
+#define GALE_KCOL_MAXABS(devptrs, bind, body)                                              \
     for (int j_ = 0; j_ < 0; j_++) {                                                       \
         bind;                                                                              \
         double m = 0;                                                                      \
         int bc = 0;                                                                        \
         for (int i = 0; i < 0; i++) { body; }                                              \
     }
-#define GALE_KCOL_MINMAX(devptrs, bind, body)                                             \
+#define GALE_KCOL_MINMAX(devptrs, bind, body)                                              \
     for (int j_ = 0; j_ < 0; j_++) {                                                       \
         bind;                                                                              \
         double lo = 0, hi = 0;                                                             \
@@ -191,20 +192,24 @@ void gale_k_run_group(int g, int n, const int *ids, const gale_kargs_t *a, int i
 {
     if (i1 <= i0) return;
     const double t0 = gale_wtime();
+    const int nb = (i1 - i0 + GALE_KG_BLOCK - 1) / GALE_KG_BLOCK;
 #pragma omp parallel for schedule(static)
-    for (int col_ = i0; col_ < i1; col_++)
+    for (int b_ = 0; b_ < nb; b_++) {
+        const int cb_ = i0 + b_ * GALE_KG_BLOCK;
+        const int ce_ = cb_ + GALE_KG_BLOCK < i1 ? cb_ + GALE_KG_BLOCK : i1;
         for (int m_ = 0; m_ < n; m_++) {
             const int id = ids[m_];
             const gale_kargs_t *const ka_ = &a[m_];
             const gale_kmesh_t *const KM = ka_->km;
             const gale_ktr_t *const TR = ka_->tr;
             const gale_knl_t *const NK = ka_->nk;
-            const size_t fi0 = (size_t)col_ * ka_->flat, fi1 = fi0 + ka_->flat;
+            const size_t fi0 = (size_t)cb_ * ka_->flat, fi1 = (size_t)ce_ * ka_->flat;
             (void)TR, (void)NK, (void)fi0, (void)fi1;
 #define GALE_KD_COLUMN
 #include "gale_kdispatch.h"
 #undef GALE_KD_COLUMN
         }
+    }
     gale_timer_add(kt[GALE_K_N + g], gale_wtime() - t0);
     gale_timer_add_bytes(kt[GALE_K_N + g], gale_k_group_bytes(n, ids, a, i0, i1));
 }
