@@ -41,8 +41,9 @@
 #define GALE_KD_DEV_WC(n) , n
 #define GALE_KD_DEV_WL(n) , n
 #define GALE_KD_LOOP_(space, args, body) GALE_KD_LOOP_##space(space, args, body)
-/* a fused group's dispatch (GALE_KD_COLUMN defined) runs one column, col_,
- * through the layer's GALE_KCOL_<space> heads instead (docs/fusion.md) */
+/* a fused group's dispatch (GALE_KD_COLUMN defined) runs the columns the
+ * layer gives a thread through its GALE_KCOL_<space> heads instead
+ * (docs/fusion.md) */
 #ifdef GALE_KD_COLUMN
 #define GALE_KD_HEAD_(space) GALE_KCOL_##space
 #else
