@@ -265,6 +265,16 @@ static void replay(void *p)
     gale_k_run(q->id, &q->r->a, q->r->i0, q->r->i1);
 }
 
+typedef struct {
+    int g;
+    const gale_psy_grec_t *r;
+} greplay_t;
+static void greplay(void *p)
+{
+    const greplay_t *q = p;
+    gale_k_run_group(q->g, q->r->n, q->r->ids, q->r->a, 0, q->r->i1);
+}
+
 static const char *space_name(int s)
 {
     static const char *const n[] = {"cells", "edges", "flat", "cols", "batch", "sum", "maxabs", "minmax"};
@@ -306,9 +316,11 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg0)
 #endif
     }
     double triad_max = triad_dev > 0 ? triad_dev : triad_host;
-    static kres_t res[2 * GALE_K_N];
+    static kres_t res[2 * GALE_K_N], gres[GALE_KG_N];
     static gale_psy_rec_t rec[2 * GALE_K_N];
+    static gale_psy_grec_t grec[GALE_KG_N];
     memset(res, 0, sizeof res);
+    memset(gres, 0, sizeof gres);
     int nc = 0, nl = 0, ne = 0;
     double setup_s = 0;
     printf("%-14s %-6s %-18s %10s %10s %9s %8s %9s\n", "kernel", "prec", "source", "MB/call",
@@ -338,15 +350,37 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg0)
         /* the set-up's launches count too (the nonlinear core's reference
          * state is set there and at a reset, which one step may not reach) */
         memset(rec, 0, sizeof rec);
+        memset(grec, 0, sizeof grec);
         gale_psy_record(rec);
+        gale_psy_record_groups(grec);
         int st = gale_model_setup(m, &cfg, MPI_COMM_WORLD);
-        if (st != GALE_OK) gale_psy_record(NULL);
+        if (st != GALE_OK) gale_psy_record(NULL), gale_psy_record_groups(NULL);
         GALE_CALL(st);
         setup_s += gale_wtime() - ts;
         if (si == 0) nc = m->lm.ncell[0], ne = m->lm.nedge[0], nl = m->km.nlev;
         st = gale_model_step(m);
         gale_psy_record(NULL);
+        gale_psy_record_groups(NULL);
         GALE_CALL(st);
+        /* the fused groups (docs/fusion.md), each field once in its bytes */
+        for (int g = 0; g < GALE_KG_N; g++) {
+            kres_t *r = &gres[g];
+            if (!grec[g].have || r->done || !selected(o->only, gale_kgroup[g].name)) continue;
+            r->triad = triad_dev;
+            if (ta && triad_dev <= 0) {
+                r->triad = gale_st_triad_best(ta, tb, tc, tn, 5);
+                triad_max = fmax(triad_max, r->triad);
+            }
+            greplay_t q = {g, &grec[g]};
+            r->best = time_calls(greplay, &q, o, &r->median, &r->reps, &r->ns);
+            r->bytes = gale_k_group_bytes(grec[g].n, grec[g].ids, grec[g].a, 0, grec[g].i1);
+            r->flops = 0;
+            for (int k = 0; k < grec[g].n; k++)
+                r->flops += gale_k_launch_flops(grec[g].ids[k], &grec[g].a[k], 0, grec[g].i1);
+            r->source = src->name;
+            r->done = 1;
+            print_row(gale_kgroup[g].name, "group", r);
+        }
         for (int id = 0; id < GALE_K_N; id++)
             for (int pr = 0; pr < 2; pr++) {
                 const int x = 2 * id + pr;
@@ -369,6 +403,11 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg0)
         free(m);
     }
     int missing = 0;
+    for (int g = 0; g < GALE_KG_N; g++)
+        if (!gres[g].done && selected(o->only, gale_kgroup[g].name)) {
+            printf("missing: %s (group): no source ran it\n", gale_kgroup[g].name);
+            missing++;
+        }
     for (int id = 0; id < GALE_K_N; id++)
         for (int pr = 0; pr < 1 + gale_kdesc[id].two_prec; pr++)
             if (!res[2 * id + pr].done && selected(o->only, gale_kdesc[id].name)) {
@@ -415,6 +454,27 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg0)
                 gale_json_str(&j, "body", k->call);
                 gale_json_end(&j, '}');
             }
+        gale_json_end(&j, ']');
+        gale_json_arr(&j, "groups"); /* the fused groups (docs/fusion.md) */
+        for (int g = 0; g < GALE_KG_N; g++) {
+            const kres_t *r = &gres[g];
+            if (!r->done) continue;
+            gale_json_obj(&j, NULL);
+            gale_json_str(&j, "name", gale_kgroup[g].name);
+            gale_json_str(&j, "category", gale_kgroup[g].category);
+            gale_json_arr(&j, "kernels");
+            for (int k = 0; k < gale_kgroup[g].n; k++) gale_json_str(&j, NULL, gale_kdesc[gale_kgroup[g].k[k]].name);
+            gale_json_end(&j, ']');
+            gale_json_str(&j, "source", r->source);
+            gale_json_num(&j, "bytes_per_call", r->bytes);
+            gale_json_num(&j, "flops_per_call", r->flops);
+            gale_json_num(&j, "time_best_s", r->best);
+            gale_json_num(&j, "time_median_s", r->median);
+            gale_json_num(&j, "GBs", r->bytes / r->best * 1e-9);
+            gale_json_num(&j, "triad_GBs", r->triad);
+            gale_json_num(&j, "fraction_of_triad", r->triad > 0 ? r->bytes / r->best * 1e-9 / r->triad : 0);
+            gale_json_end(&j, '}');
+        }
         gale_json_end(&j, ']');
         /* host_GBs: the best of every triad measured in this run */
         gale_json_obj(&j, "triad");

@@ -169,6 +169,14 @@ typedef struct {
     gale_kred_t red; /* a reduction's result, while replayed (a.red: here; one set) */
 } gale_psy_rec_t;
 void gale_psy_record(gale_psy_rec_t *rec);
+/* The same for fused groups (docs/fusion.md): the first run of each group,
+ * in grec[GALE_KG_*] (GALE_KG_N entries), for gale_k_run_group. NULL stops. */
+typedef struct {
+    int have, n, i1;
+    int ids[GALE_KG_MAX];
+    gale_kargs_t a[GALE_KG_MAX];
+} gale_psy_grec_t;
+void gale_psy_record_groups(gale_psy_grec_t *grec);
 
 /* The machine's limit where the kernels run: the STREAM triad on arrays of
  * `bytes` in all, GB/s (gale_k_triad). Not collective. */

@@ -282,6 +282,8 @@ static void kargs(const gale_psy_t *p, const gale_kdesc_t *k, const gale_psy_cal
 
 static gale_psy_rec_t *g_rec; /* gale_psy_record */
 void gale_psy_record(gale_psy_rec_t *rec) { g_rec = rec; }
+static gale_psy_grec_t *g_grec; /* gale_psy_record_groups */
+void gale_psy_record_groups(gale_psy_grec_t *grec) { g_grec = grec; }
 
 /* A reduction: its sets c[0..nset), fields of one shape, in one launch over
  * the owned columns of their location, each into its own result. Its
@@ -409,6 +411,12 @@ int gale_psy_fuse_end(gale_psy_t *p)
     for (int m = 0; m < n; m++) ids[m] = p->fm[m].id, ka[m] = p->fm[m].ka;
     const int i1 = range_end(p, p->fedges, p->fd);
     if (i1 > 0) gale_k_run_group(g, n, ids, ka, 0, i1);
+    if (g_grec && !g_grec[g].have && i1 > 0) {
+        gale_psy_grec_t *r = &g_grec[g];
+        *r = (gale_psy_grec_t){.have = 1, .n = n, .i1 = i1};
+        memcpy(r->ids, ids, sizeof ids);
+        memcpy(r->a, ka, sizeof ka);
+    }
     return GALE_OK;
 }
 
