@@ -437,6 +437,7 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg0)
                 gale_json_obj(&j, NULL);
                 gale_json_str(&j, "name", k->name);
                 gale_json_str(&j, "space", space_name(k->space));
+                gale_json_str(&j, "category", k->category);
                 gale_json_str(&j, "source", r->source);
                 gale_json_str(&j, "precision", pr ? "single" : "double");
                 gale_json_num(&j, "bytes_per_call", r->bytes);
