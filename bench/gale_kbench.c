@@ -436,6 +436,11 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg0)
                 const gale_kdesc_t *k = &gale_kdesc[id];
                 gale_json_obj(&j, NULL);
                 gale_json_str(&j, "name", k->name);
+                /* the benchmarks' name: a kernel with bodies in both precisions
+                 * is <name>_d and <name>_f, as gale_kbench's rows are */
+                char kn[80];
+                snprintf(kn, sizeof kn, "%s%s", k->name, !k->two_prec ? "" : pr ? "_f" : "_d");
+                gale_json_str(&j, "kernel", kn);
                 gale_json_str(&j, "space", space_name(k->space));
                 gale_json_str(&j, "category", k->category);
                 gale_json_str(&j, "source", r->source);
