@@ -58,10 +58,17 @@
 #define GALE_KD_LOOP_EDGES(...) GALE_KD_LOOP_RUN_(__VA_ARGS__)
 #define GALE_KD_LOOP_FLAT(...) GALE_KD_LOOP_RUN_(__VA_ARGS__)
 #define GALE_KD_LOOP_COLS(...) GALE_KD_LOOP_RUN_(__VA_ARGS__)
+#ifdef GALE_KD_COLUMN /* a group holds no batch kernel and no reduction (psy/ refuses them) */
+#define GALE_KD_LOOP_BATCH(...)
+#define GALE_KD_LOOP_SUM(...)
+#define GALE_KD_LOOP_MAXABS(...)
+#define GALE_KD_LOOP_MINMAX(...)
+#else
 #define GALE_KD_LOOP_BATCH(...) GALE_KD_LOOP_RUN_(__VA_ARGS__)
 #define GALE_KD_LOOP_SUM(...) GALE_KD_LOOP_RED_(__VA_ARGS__)
 #define GALE_KD_LOOP_MAXABS(...) GALE_KD_LOOP_RED_(__VA_ARGS__)
 #define GALE_KD_LOOP_MINMAX(...) GALE_KD_LOOP_RED_(__VA_ARGS__)
+#endif
 #define GALE_KD_PREC_D(space, args, cd, cf) GALE_KD_LOOP_(space, args, cd);
 #define GALE_KD_PREC_DF(space, args, cd, cf)                                               \
     if (ka_->prec == GALE_F32) {                                                             \
@@ -89,7 +96,11 @@
 #define GALE_KD_ONCE_EDGES(args) GALE_KD_BINDS_(args)
 #define GALE_KD_ONCE_FLAT(args) GALE_KD_BINDS_(args)
 #define GALE_KD_ONCE_COLS(args) GALE_KD_BINDS_(args)
+#ifdef GALE_KD_COLUMN
+#define GALE_KD_ONCE_BATCH(args)
+#else
 #define GALE_KD_ONCE_BATCH(args) GALE_KD_BINDS_(args)
+#endif
 #define GALE_KD_ONCE_SUM(args)
 #define GALE_KD_ONCE_MAXABS(args)
 #define GALE_KD_ONCE_MINMAX(args)

@@ -212,17 +212,19 @@ double gale_k_group_bytes(int n, const int *ids, const gale_kargs_t *a, int i0, 
             if (seen) continue; /* counted at its first appearance */
             double per = 0;
             for (int h = 0; h < n; h++) {
+                /* a launch reads its inputs before it writes: its accesses as one */
                 const gale_kdesc_t *kh = &gale_kdesc[ids[h]];
+                int acc = 0;
                 for (int i = 0; i < kh->nfield; i++) {
                     if (a[h].f[i].p != f->p) continue;
-                    const int acc = kh->field[i].access;
-                    if (!written && !read_first && (acc & GALE_KA_R)) read_first = 1;
-                    if (acc & GALE_KA_W) written = 1;
+                    acc |= kh->field[i].access;
                     const double c = columns(kh->space, f->loc, nc) *
                                      (kh->space == GALE_KS_FLAT || kh->space == GALE_KS_COLS
                                           ? a[h].flat : f->nlev);
                     per = c > per ? c : per;
                 }
+                if (!written && (acc & GALE_KA_R)) read_first = 1;
+                if (acc & GALE_KA_W) written = 1;
             }
             b += per * f->elem * (read_first && written ? 2 : 1);
         }

@@ -155,8 +155,7 @@ void gale_k_run(int id, const gale_kargs_t *ka_, int i0, int i1)
  * the same dispatch, its loop heads cut to the block's columns [cb_, ce_)
  * (FLAT: their elements, one SIMD loop), so that choosing and binding a
  * kernel is paid once a block and what one launch writes is in cache for the
- * next. The group holds no BATCH kernel and no reduction: their heads never
- * run. */
+ * next. */
 #define GALE_KG_BLOCK 16
 #define GALE_KCOL_CELLS(devptrs, body)                                                     \
     for (int i = cb_; i < ce_; i++) { body; }
@@ -164,29 +163,6 @@ void gale_k_run(int id, const gale_kargs_t *ka_, int i0, int i1)
 #define GALE_KCOL_COLS(devptrs, body) GALE_KCOL_CELLS(devptrs, body)
 #define GALE_KCOL_FLAT(devptrs, body)                                                      \
     GALE_SIMD for (size_t i = fi0; i < fi1; i++) { body; }
-#define GALE_KCOL_BATCH(devptrs, body)                                                     \
-    for (int i = 0, l0 = 0, l1 = 0; i < 0; i++) {                                          \
-        void *const T = NULL;                                                              \
-        body;                                                                              \
-    }
-#define GALE_KCOL_SUM(devptrs, bind, body)                                                 \
-    for (int j_ = 0; j_ < 0; j_++) {                                                       \
-        bind;                                                                              \
-        for (int i = 0; i < 0; i++) (void)(body);                                          \
-    }
-#define GALE_KCOL_MAXABS(devptrs, bind, body)                                              \
-    for (int j_ = 0; j_ < 0; j_++) {                                                       \
-        bind;                                                                              \
-        double m = 0;                                                                      \
-        int bc = 0;                                                                        \
-        for (int i = 0; i < 0; i++) { body; }                                              \
-    }
-#define GALE_KCOL_MINMAX(devptrs, bind, body)                                              \
-    for (int j_ = 0; j_ < 0; j_++) {                                                       \
-        bind;                                                                              \
-        double lo = 0, hi = 0;                                                             \
-        for (int i = 0; i < 0; i++) { body; }                                              \
-    }
 
 void gale_k_run_group(int g, int n, const int *ids, const gale_kargs_t *a, int i0, int i1)
 {

@@ -208,8 +208,7 @@ void gale_k_run(int id, const gale_kargs_t *a, int i0, int i1)
 /* A fused group (docs/fusion.md): one device thread per column, which runs
  * every launch's body in turn through the same dispatch, its loop heads cut
  * to the one column (FLAT: the column's elements). The launches' arguments
- * go to the device with the kernel addresses already in them. The group
- * holds no BATCH kernel and no reduction: their heads never run. */
+ * go to the device with the kernel addresses already in them. */
 #undef GALE_KADDR
 #undef GALE_KWEIGHT
 #define GALE_KADDR(p) (p)
@@ -223,29 +222,6 @@ void gale_k_run(int id, const gale_kargs_t *a, int i0, int i1)
 #define GALE_KCOL_COLS(devptrs, body) GALE_KCOL_CELLS(devptrs, body)
 #define GALE_KCOL_FLAT(devptrs, body)                                                     \
     for (size_t i = fi0; i < fi1; i++) { body; }
-#define GALE_KCOL_BATCH(devptrs, body)                                                    \
-    for (int i = 0, l0 = 0, l1 = 0; i < 0; i++) {                                          \
-        void *const T = NULL;                                                              \
-        body;                                                                              \
-    }
-#define GALE_KCOL_SUM(devptrs, bind, body)                                                \
-    for (int j_ = 0; j_ < 0; j_++) {                                                       \
-        bind;                                                                              \
-        for (int i = 0; i < 0; i++) (void)(body);                                          \
-    }
-#define GALE_KCOL_MAXABS(devptrs, bind, body)                                             \
-    for (int j_ = 0; j_ < 0; j_++) {                                                       \
-        bind;                                                                              \
-        double m = 0;                                                                      \
-        int bc = 0;                                                                        \
-        for (int i = 0; i < 0; i++) { body; }                                              \
-    }
-#define GALE_KCOL_MINMAX(devptrs, bind, body)                                             \
-    for (int j_ = 0; j_ < 0; j_++) {                                                       \
-        bind;                                                                              \
-        double lo = 0, hi = 0;                                                             \
-        for (int i = 0; i < 0; i++) { body; }                                              \
-    }
 
 void gale_k_run_group(int g, int n, const int *ids, const gale_kargs_t *a, int i0, int i1)
 {

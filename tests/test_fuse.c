@@ -62,6 +62,14 @@ static void captured(char *buf, size_t n)
     printf("%s", buf); /* the messages, for the log */
 }
 
+/* the bytes counted so far under the timer named name */
+static double timer_bytes(const char *name)
+{
+    for (int t = 0; t < gale_timer_ntimers(); t++)
+        if (strcmp(gale_timer_name(t), name) == 0) return gale_timer_bytes(t);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     int provided, rank;
@@ -91,12 +99,20 @@ int main(int argc, char **argv)
         memcpy(gale_fd(&xb), gale_fd(&xa), sizeof(double) * (size_t)xa.n * xa.stride);
         gale_psy_host_wrote(p, &xb, 0);
         const double h = 0.37, aa = 0.75, b = 1.0 - aa;
+        const double a0 = timer_bytes("axpby"), g0 = timer_bytes("rk_stage");
         CHECK_OK(gale_psy_axpby(p, &xa, 1.0, &xa, h, &t));
         CHECK_OK(gale_psy_axpby(p, &xa, aa, &x0, b, &xa));
         CHECK_OK(gale_psy_fuse_begin(p, GALE_KG_rk_stage));
         CHECK_OK(gale_psy_axpby(p, &xb, 1.0, &xb, h, &t));
         CHECK_OK(gale_psy_axpby(p, &xb, aa, &x0, b, &xb));
         CHECK_OK(gale_psy_fuse_end(p));
+        if (l == 0) { /* minimum bytes on the owned cells' column blocks: one by one
+                         xa is read and written twice and t, x0 read once each (6
+                         streams); fused, xa, t, x0 read and xa written once (4) */
+            const double col = (double)gale_psy_owned(p, GALE_LOC_CELL) * xa.stride * 8;
+            CHECK_REL(timer_bytes("axpby") - a0, 6 * col, 1e-12);
+            CHECK_REL(timer_bytes("rk_stage") - g0, 4 * col, 1e-12);
+        }
         CHECK(same(p, &xa, &xb), "rk_stage on %s fields: fused and one by one differ",
               l ? "edge" : "cell");
         gale_field_t *f[4] = {&x0, &xa, &xb, &t};
