@@ -22,6 +22,9 @@ typedef struct {
          NULL,                                                                             \
          {"--solver.precision=single", "--solver.preconditioner=multigrid"}},              \
         {"nonlinear", "baroclinic_wave.ini", {"--solver.method=prec_only"}},               \
+        {"nonlinear_single",                                                               \
+         "baroclinic_wave.ini",                                                            \
+         {"--solver.method=prec_only", "--solver.precision=single"}},                      \
         {"vector_invariant",                                                               \
          "baroclinic_wave.ini",                                                            \
          {"--solver.method=prec_only", "--dynamics.vector_invariant=true",                 \

@@ -20,37 +20,12 @@
 #endif
 
 /* ------------------------------------------------------------------ */
-/* dynamics (double)                                                  */
+/* dynamics: the model's own operators (double)                      */
 /* ------------------------------------------------------------------ */
 
 /* A body whose level loops take the layers' metric runs them in two inlined
  * copies, name_in(..., deep): flat columns, the factors constant (the code
  * and the bits of the shallow atmosphere), or spherical shells, per level. */
-
-/* out = in - s G_h p on one edge: G_h p = hl_k (p[second] - p[first]) / d_e (hl = 1 in
- * flat columns: the layer's face over its volume, docs/numerics.md) */
-__attribute__((always_inline)) static inline void
-gale_kb_grad_h_in(const gale_kmesh_t *km, int e, double s, const double *restrict in,
-                  const double *restrict p, double *restrict out, const int deep)
-{
-    const int nl = km->nlev, sc = km->sc;
-    const double *p1 = p + (size_t)km->edge_cell[2 * e] * sc;
-    const double *p2 = p + (size_t)km->edge_cell[2 * e + 1] * sc;
-    const double *a = in + (size_t)e * sc;
-    double *o = out + (size_t)e * sc;
-    const double f = s * km->erdist[e], *hl = km->hl;
-    GALE_SIMD
-    for (int k = 0; k < nl; k++) o[k] = a[k] - (deep ? f * hl[k] : f) * (p2[k] - p1[k]);
-}
-static inline void gale_kb_grad_h(const gale_kmesh_t *km, int e, double s,
-                                  const double *restrict in, const double *restrict p,
-                                  double *restrict out)
-{
-    if (km->deep)
-        gale_kb_grad_h_in(km, e, s, in, p, out, 1);
-    else
-        gale_kb_grad_h_in(km, e, s, in, p, out, 0);
-}
 
 /* Explicit part of the column (w, b) update, see gale_k_col_explicit. */
 static inline void gale_kb_col_explicit(const gale_kmesh_t *km, int c, double cw,
@@ -77,28 +52,6 @@ static inline void gale_kb_col_explicit(const gale_kmesh_t *km, int c, double cw
     rbc[nl] = bc[nl];
     wsc[0] = 0.0;
     wsc[nl] = 0.0;
-}
-
-static inline void gale_kb_col_backsub(const gale_kmesh_t *km, int c, const double *restrict p,
-                                       const double *restrict ws, const double *restrict rb,
-                                       double *restrict w, double *restrict b)
-{
-    const int nl = km->nlev, si = km->si;
-    const double *pc = p + (size_t)c * km->sc;
-    const double *wsc = ws + (size_t)c * si, *rbc = rb + (size_t)c * si;
-    double *wc = w + (size_t)c * si, *bc = b + (size_t)c * si;
-    const double n2 = km->n2, tau = km->tau, rden = 1.0 / (1.0 + tau * tau * n2);
-    const double *rdzi = km->rdzi;
-    GALE_SIMD
-    for (int k = 1; k < nl; k++) {
-        double wk = wsc[k] - tau * rden * ((pc[k] - pc[k - 1]) * rdzi[k]);
-        wc[k] = wk;
-        bc[k] = rbc[k] - tau * n2 * wk;
-    }
-    wc[0] = 0.0;
-    wc[nl] = 0.0;
-    bc[0] = rbc[0];
-    bc[nl] = rbc[nl];
 }
 
 /* rhs = (V/c^2) p - V D(fu, fw) on one column */
@@ -135,65 +88,17 @@ static inline void gale_kb_rhs(const gale_kmesh_t *km, int c, const double *rest
 }
 
 /* ------------------------------------------------------------------ */
-/* the mixed system of the consistent operator (double)               */
+/* the mixed system of the consistent operator, in both precisions   */
 /* ------------------------------------------------------------------ */
 
-/* The four edge columns of cell c of an edge field, sides W,S,E,N. */
-static inline void gale_kb_cell_edge_cols(const gale_kmesh_t *km, int c, const double *f,
-                                          const double *col[4])
-{
-    const int *ce = km->cell_edge + 4 * c;
-    for (int i = 0; i < 4; i++) col[i] = f + (size_t)ce[i] * km->sc;
-}
+/* grad_h, col_backsub, mix_u, mix_col, schur_u, schur_col and GCR's
+ * lincomb are the mixed solve's: gale_kbodies_mixed.h, included below
+ * once per precision ([solver] precision, docs/numerics.md). */
 
 /* The row of cell c's signed mimetic matrix that belongs to its side s. */
 static inline const double *gale_kb_mfd_row(const gale_kmesh_t *km, int c, int s)
 {
     return km->mfd + 16 * (size_t)c + 4 * s;
-}
-
-/* One edge of y_u = a M_u u + s l_e dzf (p[second] - p[first]): the mimetic
- * row is the first cell's row plus the second's, sides in cell order, times
- * the layer's dzv (dzf = dzv hl: flat columns multiply by 1). */
-__attribute__((always_inline)) static inline void
-gale_kb_mix_u_in(const gale_kmesh_t *km, int e, double a, double s, const double *restrict u,
-                 const double *restrict p, double *restrict yu, const int deep)
-{
-    const int nl = km->nlev, sc = km->sc;
-    const int c1 = km->edge_cell[2 * e], c2 = km->edge_cell[2 * e + 1];
-    const double *p1 = p ? p + (size_t)c1 * sc : NULL, *p2 = p ? p + (size_t)c2 * sc : NULL;
-    double *y = yu + (size_t)e * sc;
-    const double *dz = km->dzv, *hl = km->hl, f = s * km->elen[e];
-    if (!u) {
-        GALE_SIMD
-        for (int k = 0; k < nl; k++) y[k] = dz[k] * ((deep ? hl[k] : 1.0) * (f * (p2[k] - p1[k])));
-        return;
-    }
-    if (!p) p1 = p2 = u; /* s = 0: the difference is zero */
-    const double *m1 = gale_kb_mfd_row(km, c1, km->edge_side[2 * e]);
-    const double *m2 = gale_kb_mfd_row(km, c2, km->edge_side[2 * e + 1]);
-    const double a0 = a * m1[0], a1 = a * m1[1], a2 = a * m1[2], a3 = a * m1[3];
-    const double b0 = a * m2[0], b1 = a * m2[1], b2 = a * m2[2], b3 = a * m2[3];
-    const double *x[4], *z[4];
-    gale_kb_cell_edge_cols(km, c1, u, x);
-    gale_kb_cell_edge_cols(km, c2, u, z);
-    const double *restrict x0 = x[0], *restrict x1 = x[1], *restrict x2 = x[2], *restrict x3 = x[3];
-    const double *restrict z0 = z[0], *restrict z1 = z[1], *restrict z2 = z[2], *restrict z3 = z[3];
-    GALE_SIMD
-    for (int k = 0; k < nl; k++) {
-        double m = (a0 * x0[k] + a1 * x1[k] + a2 * x2[k] + a3 * x3[k]) +
-                   (b0 * z0[k] + b1 * z1[k] + b2 * z2[k] + b3 * z3[k]);
-        y[k] = dz[k] * (m + (deep ? hl[k] : 1.0) * (f * (p2[k] - p1[k])));
-    }
-}
-static inline void gale_kb_mix_u(const gale_kmesh_t *km, int e, double a, double s,
-                                 const double *restrict u, const double *restrict p,
-                                 double *restrict yu)
-{
-    if (km->deep)
-        gale_kb_mix_u_in(km, e, a, s, u, p, yu, 1);
-    else
-        gale_kb_mix_u_in(km, e, a, s, u, p, yu, 0);
 }
 
 /* The integrated horizontal flux divergence of cell c, level k: f_i = sign l_e. */
@@ -206,99 +111,17 @@ static inline void gale_kb_cell_fluxes(const gale_kmesh_t *km, int c, double f[4
     for (int i = 0; i < 4; i++) f[i] = sg[i] * km->elen[ce[i]];
 }
 
-/* One column of y_w, y_b, y_p (gale_k_mix_col). */
-__attribute__((always_inline)) static inline void
-gale_kb_mix_col_in(const gale_kmesh_t *km, int c, double a, double s, const double *restrict u,
-                   const double *restrict w, const double *restrict b, const double *restrict p,
-                   double *restrict yw, double *restrict yb, double *restrict yp, const int deep)
-{
-    const int nl = km->nlev, sc = km->sc, si = km->si;
-    const double *wc = w + (size_t)c * si, *bc = b + (size_t)c * si, *pc = p + (size_t)c * sc;
-    double *ywc = yw + (size_t)c * si, *ybc = yb + (size_t)c * si, *ypc = yp + (size_t)c * sc;
-    const double area = km->area[c], rn2 = 1.0 / km->n2, ad = a * km->h_ad[c];
-    const double *dzv = km->dzv, *dzf = deep ? km->dzf : dzv, *qi = km->qi; /* flat: one dz */
-    const double *dzi = km->dzqi, *rdzi = km->rdzi;
-    GALE_SIMD
-    for (int k = 1; k < nl; k++) {
-        double mw = area * dzi[k], gzp = (pc[k] - pc[k - 1]) * rdzi[k];
-        ywc[k] = mw * (a * wc[k] + s * (gzp - bc[k]));
-        ybc[k] = mw * (a * (bc[k] * rn2) + s * wc[k]);
-    }
-    ywc[0] = ywc[nl] = ybc[0] = ybc[nl] = 0.0;
-    double f[4];
-    const double *uc[4];
-    gale_kb_cell_fluxes(km, c, f);
-    gale_kb_cell_edge_cols(km, c, u, uc);
-    GALE_SIMD
-    for (int k = 0; k < nl; k++)
-        ypc[k] = ad * dzv[k] * pc[k] +
-                 s * (dzf[k] * GALE_KB_HFLUX(f, uc, k) +
-                      area * (deep ? qi[k + 1] * wc[k + 1] - qi[k] * wc[k] : wc[k + 1] - wc[k]));
-}
-static inline void gale_kb_mix_col(const gale_kmesh_t *km, int c, double a, double s,
-                                   const double *restrict u, const double *restrict w,
-                                   const double *restrict b, const double *restrict p,
-                                   double *restrict yw, double *restrict yb,
-                                   double *restrict yp)
-{
-    if (km->deep)
-        gale_kb_mix_col_in(km, c, a, s, u, w, b, p, yw, yb, yp, 1);
-    else
-        gale_kb_mix_col_in(km, c, a, s, u, w, b, p, yw, yb, yp, 0);
-}
+#define GALE_R double
+#define GALE_KB(name) name##_d
+#include "gale_kbodies_mixed.h"
+#undef GALE_R
+#undef GALE_KB
 
-/* ru = r_u / (l_e d_e dzv) on one edge */
-static inline void gale_kb_schur_u(const gale_kmesh_t *km, int e, const double *restrict r_u,
-                                   double *restrict ru)
-{
-    const int nl = km->nlev, sc = km->sc;
-    const double *r = r_u + (size_t)e * sc, *dz = km->dzv, f = km->erdist[e] / km->elen[e];
-    double *o = ru + (size_t)e * sc;
-    GALE_SIMD
-    for (int k = 0; k < nl; k++) o[k] = r[k] * f / dz[k];
-}
-
-/* One column of the Schur complement's right-hand side (gale_k_schur_col). */
-__attribute__((always_inline)) static inline void
-gale_kb_schur_col_in(const gale_kmesh_t *km, int c, const double *restrict ru,
-                     const double *restrict r_w, const double *restrict r_b,
-                     const double *restrict r_p, double *restrict rb, double *restrict ws,
-                     double *restrict h, const int deep)
-{
-    const int nl = km->nlev, sc = km->sc, si = km->si;
-    const double *rwc = r_w + (size_t)c * si, *rbc = r_b + (size_t)c * si;
-    const double *rpc = r_p + (size_t)c * sc;
-    double *rbo = rb + (size_t)c * si, *wso = ws + (size_t)c * si, *hc = h + (size_t)c * sc;
-    const double area = km->area[c], n2 = km->n2, tau = km->tau;
-    const double rden = 1.0 / (1.0 + tau * tau * n2);
-    const double *dzf = km->dzf, *qi = km->qi, *dzi = km->dzqi;
-    GALE_SIMD
-    for (int k = 1; k < nl; k++) {
-        double mw = area * dzi[k], rbk = n2 * (rbc[k] / mw);
-        rbo[k] = rbk;
-        wso[k] = (rwc[k] / mw + tau * rbk) * rden;
-    }
-    rbo[0] = rbo[nl] = wso[0] = wso[nl] = 0.0;
-    double f[4];
-    const double *uc[4];
-    gale_kb_cell_fluxes(km, c, f);
-    gale_kb_cell_edge_cols(km, c, ru, uc);
-    GALE_SIMD
-    for (int k = 0; k < nl; k++)
-        hc[k] = rpc[k] - tau * (dzf[k] * GALE_KB_HFLUX(f, uc, k) +
-                                area * (deep ? qi[k + 1] * wso[k + 1] - qi[k] * wso[k]
-                                             : wso[k + 1] - wso[k]));
-}
-static inline void gale_kb_schur_col(const gale_kmesh_t *km, int c, const double *restrict ru,
-                                     const double *restrict r_w, const double *restrict r_b,
-                                     const double *restrict r_p, double *restrict rb,
-                                     double *restrict ws, double *restrict h)
-{
-    if (km->deep)
-        gale_kb_schur_col_in(km, c, ru, r_w, r_b, r_p, rb, ws, h, 1);
-    else
-        gale_kb_schur_col_in(km, c, ru, r_w, r_b, r_p, rb, ws, h, 0);
-}
+#define GALE_R float
+#define GALE_KB(name) name##_f
+#include "gale_kbodies_mixed.h"
+#undef GALE_R
+#undef GALE_KB
 
 /* The rows of these kernels (gale_kdesc.h). grad_h reads the two cells of
  * an edge (stencil 1 of p); the mimetic row of mix_u reads the edges of both
@@ -306,34 +129,37 @@ static inline void gale_kb_schur_col(const gale_kmesh_t *km, int c, const double
  * edges (stencil 0 of an edge field). bytes: the connectivity and the
  * coefficients read per column (an edge: its two cells and 1/d_e or l_e, 16;
  * a cell: its edges, their signs and lengths, its area, h_ad), less the
- * ground and top of an interface field read only inside (w = 0 there: -16
+ * ground and top of an interface field read only inside (w = 0 there: -2 ES
  * per column); flops: per level and per column (NL: the first field's). */
 #define GALE_KROWS_DYNAMICS(K)                                                             \
-    K(grad_h, EDGES, M, D, 0, 0, 16.0 / NL, 3 + DEEP + 1.0 / NL,                           \
+    K(grad_h, EDGES, M, DF, 0, 0, 16.0 / NL, 3 + DEEP + 1.0 / NL,                          \
       ((s, S, R, 0), (in, E, R, 0), (p, C, R, 1), (out, E, W, 0)),                         \
-      gale_kb_grad_h(KM, i, s, in, p, out), 0)                                             \
+      gale_kb_grad_h_d(KM, i, s, in, p, out), gale_kb_grad_h_f(KM, i, s, in, p, out))      \
     K(col_explicit, CELLS, M, D, 0, 0, -16.0 / NL, (11 * NLAY - 7) / NL,                   \
-      ((cw, S, R, 0), (w, I, R, 0), (b, I, R, 0), (p, C, R, 0), (rb, I, W, 0), (ws, I, W, 0)), \
+      ((cw, S, R, 0), (w, I, R, 0), (b, I, R, 0), (p, C, R, 0), (rb, I, W, 0), (ws, I, W, 0)),\
       gale_kb_col_explicit(KM, i, cw, w, b, p, rb, ws), 0)                                 \
-    K(col_backsub, CELLS, M, D, 0, 0, -16.0 / NL, 8 - 4.0 / NL,                            \
-      ((p, C, R, 0), (ws, I, R, 0), (rb, I, R, 0), (w, I, W, 0), (b, I, W, 0)),           \
-      gale_kb_col_backsub(KM, i, p, ws, rb, w, b), 0)                                      \
+    K(col_backsub, CELLS, M, DF, 0, 0, -2.0 * ES / NL, 8 - 4.0 / NL,                       \
+      ((p, C, R, 0), (ws, I, R, 0), (rb, I, R, 0), (w, I, W, 0), (b, I, W, 0)),            \
+      gale_kb_col_backsub_d(KM, i, p, ws, rb, w, b),                                       \
+      gale_kb_col_backsub_f(KM, i, p, ws, rb, w, b))                                       \
     K(rhs, CELLS, M, D, 0, 0, 80.0 / NL, 14 + 2 * DEEP + 4.0 / NL,                         \
       ((p, C, R, 0), (fu, E, R, 0), (fw, I, R, 0), (rhs, C, W, 0)),                        \
       gale_kb_rhs(KM, i, p, fu, fw, rhs), 0)                                               \
-    K(mix_u, EDGES, M, D, 0, 0, (16 + 80 * u) / NL, u ? 20 + 9.0 / NL : 4 + 1.0 / NL,      \
+    K(mix_u, EDGES, M, DF, 0, 0, (16 + 80 * u) / NL, u ? 20 + 9.0 / NL : 4 + 1.0 / NL,     \
       ((a, S, R, 0), (s, S, R, 0), (u, E, R, 1), (p, C, R, 1), (yu, E, W, 0)),             \
-      gale_kb_mix_u(KM, i, a, s, u, p, yu), 0)                                             \
-    K(mix_col, CELLS, M, D, 0, 0, 64.0 / NL, 28 + 2 * DEEP - 7.0 / NL,                     \
+      gale_kb_mix_u_d(KM, i, a, s, u, p, yu), gale_kb_mix_u_f(KM, i, a, s, u, p, yu))      \
+    K(mix_col, CELLS, M, DF, 0, 0, (80 - 2 * ES) / NL, 28 + 2 * DEEP - 7.0 / NL,           \
       ((a, S, R, 0), (s, S, R, 0), (u, E, R, 0), (w, I, R, 0), (b, I, R, 0), (p, C, R, 0), \
        (yw, I, W, 0), (yb, I, W, 0), (yp, C, W, 0)),                                       \
-      gale_kb_mix_col(KM, i, a, s, u, w, b, p, yw, yb, yp), 0)                             \
-    K(schur_u, EDGES, M, D, 0, 0, 16.0 / NL, 2 + 1.0 / NL, ((r_u, E, R, 0), (ru, E, W, 0)),\
-      gale_kb_schur_u(KM, i, r_u, ru), 0)                                                  \
-    K(schur_col, CELLS, M, D, 0, 0, 40.0 / NL, 20 + 2 * DEEP + 1.0 / NL,                   \
+      gale_kb_mix_col_d(KM, i, a, s, u, w, b, p, yw, yb, yp),                              \
+      gale_kb_mix_col_f(KM, i, a, s, u, w, b, p, yw, yb, yp))                              \
+    K(schur_u, EDGES, M, DF, 0, 0, 16.0 / NL, 2 + 1.0 / NL, ((r_u, E, R, 0), (ru, E, W, 0)),\
+      gale_kb_schur_u_d(KM, i, r_u, ru), gale_kb_schur_u_f(KM, i, r_u, ru))                \
+    K(schur_col, CELLS, M, DF, 0, 0, (72 - 4 * ES) / NL, 20 + 2 * DEEP + 1.0 / NL,         \
       ((ru, E, R, 0), (r_w, I, R, 0), (r_b, I, R, 0), (r_p, C, R, 0), (rb, I, W, 0),       \
        (ws, I, W, 0), (h, C, W, 0)),                                                       \
-      gale_kb_schur_col(KM, i, ru, r_w, r_b, r_p, rb, ws, h), 0)
+      gale_kb_schur_col_d(KM, i, ru, r_w, r_b, r_p, rb, ws, h),                            \
+      gale_kb_schur_col_f(KM, i, ru, r_w, r_b, r_p, rb, ws, h))
 
 /* ------------------------------------------------------------------ */
 /* reproducible sums: exact fixed-point accumulation                  */
@@ -549,43 +375,6 @@ static inline void gale_kb_to_d(size_t i, const float *restrict x, double *restr
     out[i] = (double)x[i];
 }
 
-/* GCR's update of one column block (the whole block, padding included: it
- * stays zero): x += sum_j h[j] y[j] for j < n, in that order, then, when w
- * is given, w += b x. With a, x starts from a (x = a + h[0] y[0] + ...,
- * or a copy of a when n = 0: x is only written), the bits of a copy of a
- * and the same update. Each
- * element sees the operations of n + 1 axpbys of coefficients (1, h[j])
- * and (1, b) in the same order, so the bits are theirs, in one pass over x
- * instead of n + 1. */
-static inline void gale_kb_lincomb(size_t c, int stride, int n, double b, const double *h,
-                                   const double *const *y, const double *a, double *restrict x,
-                                   double *restrict w)
-{
-    double *xc = x + c * stride;
-    int j = 0;
-    if (a && n > 0) {
-        const double *restrict ac = a + c * stride, *restrict yc = y[0] + c * stride;
-        const double h0 = h[0];
-        GALE_SIMD
-        for (int k = 0; k < stride; k++) xc[k] = ac[k] + h0 * yc[k];
-        j = 1;
-    } else if (a) { /* a copy, which compilers make a memcpy: not a GALE_SIMD loop */
-        const double *restrict ac = a + c * stride;
-        for (int k = 0; k < stride; k++) xc[k] = ac[k];
-    }
-    for (; j < n; j++) {
-        const double *restrict yc = y[j] + c * stride;
-        const double hj = h[j];
-        GALE_SIMD
-        for (int k = 0; k < stride; k++) xc[k] = xc[k] + hj * yc[k];
-    }
-    if (w) {
-        double *restrict wc = w + c * stride;
-        GALE_SIMD
-        for (int k = 0; k < stride; k++) wc[k] = wc[k] + b * xc[k];
-    }
-}
-
 /* Rows (gale_kdesc.h): pointwise on whole column blocks, so redundant
  * computation extends them; convert goes between precisions (out's
  * chooses the body; a conversion is no flop). lincomb with n = 0 only
@@ -598,13 +387,14 @@ static inline void gale_kb_lincomb(size_t c, int stride, int n, double b, const 
       gale_kb_copy_d(i, x, out), gale_kb_copy_f(i, x, out))                                \
     K(convert, FLAT, M, DF, 0, 1, 0, 0, ((out, A, W, 0), (x, A, R, 0)),                    \
       gale_kb_to_d(i, x, out), gale_kb_to_f(i, x, out))                                    \
-    K(lincomb, COLS, M, D, 0, 1, n > 0 ? -8 * a : -8, 2 * n + 2 * w,                       \
+    K(lincomb, COLS, M, DF, 0, 1, n > 0 ? -ES * a : -ES, 2 * n + 2 * w,                       \
       ((x, A, RW, 0), (w, A, RW, 0), (a, A, R, 0), (n, S, R, 0), (b, S, R, 0),             \
        (h0, S, R, 0), (h1, S, R, 0), (h2, S, R, 0), (h3, S, R, 0), (h4, S, R, 0),          \
        (y0, A, R, 0), (y1, A, R, 0), (y2, A, R, 0), (y3, A, R, 0), (y4, A, R, 0)),         \
-      gale_kb_lincomb(i, x_stride, (int)n, b, (const double[5]){h0, h1, h2, h3, h4},       \
-                      (const double *const[5]){y0, y1, y2, y3, y4}, a, x, w),              \
-      0)
+      gale_kb_lincomb_d(i, x_stride, (int)n, b, (const double[5]){h0, h1, h2, h3, h4},     \
+                        (const double *const[5]){y0, y1, y2, y3, y4}, a, x, w),            \
+      gale_kb_lincomb_f(i, x_stride, (int)n, b, (const double[5]){h0, h1, h2, h3, h4},     \
+                        (const float *const[5]){y0, y1, y2, y3, y4}, a, x, w))
 
 /* max |x| over levels [k0,k1) of one column, NaN ignored; *finite = 0 when
  * an entry is NaN or Inf */

@@ -117,46 +117,16 @@ static inline void gale_kb_nl_pinc(const gale_kmesh_t *km, const gale_knl_t *nk,
     for (int k = 0; k < nl; k++) o[k] = o[k] + f * TC[k] * pc[k];
 }
 
-/* The linearised operator's w, b and p rows about the reference profile:
- * y = a M x + s K~ x with M the linear core's mass matrices (b scaled by N2r,
- * p by c*^2) and K~ the reference state's wave operator (gale_knl.h rows). */
-static inline void gale_kb_nl_mixcol(const gale_kmesh_t *km, const gale_knl_t *nk, int c,
-                                     double a, double s, const double *restrict u,
-                                     const double *restrict w, const double *restrict b,
-                                     const double *restrict p, double *restrict yw,
-                                     double *restrict yb, double *restrict yp)
-{
-    const int nl = km->nlev, sc = km->sc, si = km->si;
-    const double *wc = w + (size_t)c * si, *bc = b + (size_t)c * si, *pc = p + (size_t)c * sc;
-    double *ywc = yw + (size_t)c * si, *ybc = yb + (size_t)c * si, *ypc = yp + (size_t)c * sc;
-    const double area = km->area[c], rn2 = 1.0 / nk->n2r;
-    const double *dzv = nk->dzv, *dzf = nk->dzf, *dzi = km->dzi, *rdzi = km->rdzi;
-    const double *GA = GALE_NLP(nk, km, GALE_NLP_GZA, c), *GB = GALE_NLP(nk, km, GALE_NLP_GZB, c);
-    const double *BE = GALE_NLP(nk, km, GALE_NLP_BETA, c), *NR = GALE_NLP(nk, km, GALE_NLP_N2R, c);
-    const double *RC = GALE_NLP(nk, km, GALE_NLP_RC2, c), *WL = GALE_NLP(nk, km, GALE_NLP_WLO, c);
-    const double *WH = GALE_NLP(nk, km, GALE_NLP_WHI, c);
-    GALE_SIMD
-    for (int k = 1; k < nl; k++) {
-        const double mw = area * dzi[k];
-        const double gzp = (GA[k] * pc[k] - GB[k] * pc[k - 1]) * rdzi[k];
-        ywc[k] = mw * (a * wc[k] + s * (gzp - BE[k] * bc[k]));
-        ybc[k] = mw * (a * (bc[k] * rn2) + s * (NR[k] * wc[k]));
-    }
-    ywc[0] = ywc[nl] = ybc[0] = ybc[nl] = 0.0;
-    double f[4];
-    const double *uc[4];
-    gale_kb_cell_fluxes(km, c, f);
-    gale_kb_cell_edge_cols(km, c, u, uc);
-    const double *RR = GALE_NLP(nk, km, GALE_NLP_RRHO, c), *re[4];
-    gale_kb_cell_edge_cols(km, c, nk->rhoe, re);
-    GALE_SIMD
-    for (int k = 0; k < nl; k++) {
-        const double v = area * dzv[k];
-        ypc[k] = a * (v * (RC[k] * pc[k])) +
-                 s * (dzf[k] * (RR[k] * GALE_KB_RHFLUX(f, re, uc, k)) +
-                      v * (WH[k] * wc[k + 1] + WL[k] * wc[k]));
-    }
-}
+#define GALE_R double
+#define GALE_KB(name) name##_d
+#include "gale_kbodies_nl_mixed.h"
+#undef GALE_R
+#undef GALE_KB
+#define GALE_R float
+#define GALE_KB(name) name##_f
+#include "gale_kbodies_nl_mixed.h"
+#undef GALE_R
+#undef GALE_KB
 
 /* x += s D(rho* du, rho* dw) on the layers of cell c: the density row's
  * divergence (flux form: both cells of an edge take the same rho*, so its
@@ -174,8 +144,8 @@ static inline void gale_kb_nl_drho(const gale_kmesh_t *km, const gale_knl_t *nk,
     double f[4];
     const double *uc[4], *re[4];
     gale_kb_cell_fluxes(km, c, f);
-    gale_kb_cell_edge_cols(km, c, du, uc);
-    gale_kb_cell_edge_cols(km, c, nk->rhoe, re);
+    gale_kb_edge_cols_d(km, c, du, uc);
+    gale_kb_edge_cols_d(km, c, nk->rhoe, re);
     GALE_SIMD
     for (int k = 0; k < nl; k++)
         xc[k] = xc[k] + s * ((GALE_KB_RHFLUX(f, re, uc, k) * ra) * hl[k] +
@@ -270,7 +240,7 @@ static inline void gale_kb_nl_recon(const gale_kmesh_t *km, const gale_knl_t *nk
 {
     const int nl = km->nlev, sc = km->sc;
     const double *x[4];
-    gale_kb_cell_edge_cols(km, c, u, x);
+    gale_kb_edge_cols_d(km, c, u, x);
     const double *restrict x0 = x[0], *restrict x1 = x[1], *restrict x2 = x[2], *restrict x3 = x[3];
     const double *pr = nk->prc + 8 * (size_t)c, *mf = km->mfd + 16 * (size_t)c;
     const double h = 0.5 / km->area[c];
@@ -306,7 +276,7 @@ static inline void gale_kb_nl_apvm(const gale_kmesh_t *km, const gale_knl_t *nk,
     double f[4];
     const double *uc[4];
     gale_kb_cell_fluxes(km, c, f);
-    gale_kb_cell_edge_cols(km, c, u, uc);
+    gale_kb_edge_cols_d(km, c, u, uc);
     const double s = tau_a / km->area[c], fc = nk->fcor[c];
     GALE_SIMD
     for (int k = 0; k < nl; k++) {
@@ -502,7 +472,7 @@ static inline void gale_kb_nl_cfl(const gale_kmesh_t *km, int c, double dt,
                                   const double *restrict u, double *restrict cf)
 {
     const double *x[4];
-    gale_kb_cell_edge_cols(km, c, u, x);
+    gale_kb_edge_cols_d(km, c, u, x);
     const int *ce = km->cell_edge + 4 * c;
     const double *sg = km->cell_sign + 4 * c, h = dt / km->area[c];
     double l[4];
@@ -692,11 +662,12 @@ static inline void gale_kb_nl_rhoe(const gale_kmesh_t *km, const gale_knl_t *nk,
       gale_kb_nl_rhs(KM, NK, i, Rw, Rt, Rr, pi, pe, rw, rb, rp), 0)                        \
     K(nl_pinc, CELLS, N, D, 0, 0, 8 * PS, 3 + 1.0 / NL, ((p, C, R, 0), (pi, C, RW, 0)),    \
       gale_kb_nl_pinc(KM, NK, i, p, pi), 0)                                                \
-    K(nl_mixcol, CELLS, N, D, 0, 0,                                                        \
-      (56 + 16 * NLAY + 32 * PS * (2 * NLAY - 1)) / NL, 41 - 12.0 / NL,                    \
+    K(nl_mixcol, CELLS, N, DF, 0, 0,                                                        \
+      (72 - 2 * ES + 16 * NLAY + 32 * PS * (2 * NLAY - 1)) / NL, 41 - 12.0 / NL,                    \
       ((a, S, R, 0), (s, S, R, 0), (u, E, R, 0), (w, I, R, 0), (b, I, R, 0), (p, C, R, 0), \
        (yw, I, W, 0), (yb, I, W, 0), (yp, C, W, 0)),                                       \
-      gale_kb_nl_mixcol(KM, NK, i, a, s, u, w, b, p, yw, yb, yp), 0)                       \
+      gale_kb_nl_mixcol_d(KM, NK, i, a, s, u, w, b, p, yw, yb, yp),                     \
+      gale_kb_nl_mixcol_f(KM, NK, i, a, s, u, w, b, p, yw, yb, yp))                       \
     K(nl_ref, CELLS, N, D, 0, 0,                                                           \
       (72 + 104 * NLAY - 8 * prof_nlev) / NL, (58 * NLAY - 10) / NL,                       \
       ((th, I, R, 0), (pi, C, R, 0), (prof, C, W, 0)),                                     \

@@ -120,6 +120,8 @@ typedef struct {
     double rtol, atol;
     double lookahead;      /* pipelined_gcr: [mixed_solver] lookahead */
     int max_iterations, gcrk, fail_on_non_converged, monitor;
+    int single; /* [solver] precision = single: the vectors, operator and preconditioner
+                 * in float (LFRic's r_solver); the caller's fields stay double */
     /* the nonlinear core's operator, linearised about its reference state
      * (docs/nonlinear.md; the w, b and p rows differ); NULL: the linear core's */
     const gale_knl_t *nl;

@@ -406,7 +406,13 @@ int gale_solver_solve(gale_solver_t *s, gale_field_t *b, gale_field_t *x)
     const long sums0 = s->gs->count;
     const double t0 = gale_wtime(), gst0 = s->gs->seconds;
     gale_field_t *bw = b, *xw = x;
-    if (s->prec == GALE_F32) {
+    /* a single-precision mixed solve hands its float vectors over as they
+     * are (the same [solver] precision makes both float) */
+    const int conv = s->prec == GALE_F32 && b->elem == 8;
+    if (b->elem != x->elem || (s->prec == GALE_F64 && b->elem != 8))
+        GALE_ERROR(GALE_ERR_INTERNAL, "gale_solver_solve: b (%d-byte) and x (%d-byte) in a %s solver",
+                   b->elem, x->elem, s->prec == GALE_F32 ? "single-precision" : "double-precision");
+    if (conv) {
         /* solve in single precision; x comes back through a conversion */
         bw = &s->bs;
         xw = &s->xs;
@@ -423,7 +429,7 @@ int gale_solver_solve(gale_solver_t *s, gale_field_t *b, gale_field_t *x)
     case GALE_KRYLOV_PREC_ONLY: GALE_CALL(prec_only(s, bw, xw, &ok)); break;
     default: GALE_ERROR(GALE_ERR_INTERNAL, "unknown solver method %d", s->o.method);
     }
-    if (s->prec == GALE_F32) GALE_CALL(gale_psy_convert(s->psy, x, xw));
+    if (conv) GALE_CALL(gale_psy_convert(s->psy, x, xw));
     s->st.solves++;
     s->st.iterations += s->st.last_iterations;
     s->st.global_sums += s->gs->count - sums0;

@@ -27,6 +27,9 @@ struct gale_mixed {
      * in z, w_j and then s_j in v (one more: the next w), n_j = L m_j and
      * then z_j in n, u = P r (docs/numerics.md, "The mixed solve") */
     mv_t r, z[MAXK], v[MAXK + 1], n[MAXK], u;
+    /* single precision: the solve's correction (xs) and its double copy (xd),
+     * added to the caller's x at the end */
+    mv_t xs, xd;
     gale_field_t ru, rb, ws, h; /* the preconditioner's scratch */
     double *wc[4], *wl[4];      /* the norm's weights: 1 / lumped mass */
     gale_mixed_stats_t st;
@@ -45,6 +48,17 @@ const char *gale_mixed_method_name(int m)
 static int lin(S *s, const mv_t *out, double a, const mv_t *x, double b, const mv_t *y)
 {
     for (int i = 0; i < 4; i++) GALE_CALL(gale_psy_axpby(s->psy, out->f[i], a, x->f[i], b, y->f[i]));
+    return GALE_OK;
+}
+
+/* out = x, converted when out is the solve's single precision and x the
+ * caller's double (a copy as the axpby it always was otherwise) */
+static int load(S *s, const mv_t *out, const mv_t *x)
+{
+    for (int i = 0; i < 4; i++)
+        GALE_CALL(out->f[i]->elem == x->f[i]->elem
+                      ? gale_psy_axpby(s->psy, out->f[i], 1.0, x->f[i], 0.0, x->f[i])
+                      : gale_psy_convert(s->psy, out->f[i], x->f[i]));
     return GALE_OK;
 }
 
@@ -166,7 +180,7 @@ static int gcr(S *s, const mv_t *b, const mv_t *x, int *ok)
     const int k = s->o.gcrk;
     const mv_t *r = &s->r;
     double wn[MAXK], d[MAXK + 3], bnorm = 0, rr = 0;
-    GALE_CALL(lin(s, r, 1.0, b, 0.0, b));
+    GALE_CALL(load(s, r, b));
     int it = 0;
     while (it < s->o.max_iterations) {
         double T[MAXK][MAXK], c[MAXK];
@@ -286,7 +300,7 @@ static int pgcr(S *s, const mv_t *b, const mv_t *x, int *ok)
     double wn[MAXK], d[MAXK + 3], v[GALE_GSUM_MAX], bnorm = 0, rr = 0, rr_prev = 0;
     int it = 0, fresh = 1;
     *ok = 0;
-    GALE_CALL(lin(s, r, 1.0, b, 0.0, b));
+    GALE_CALL(load(s, r, b));
     while (it < maxit) {
         if (fresh) { /* u = P r, w_0 = L u */
             GALE_CALL(precond(s, r, u));
@@ -410,17 +424,28 @@ int gale_mixed_solve(gale_mixed_t *s, gale_field_t *const r[4], gale_field_t *co
     mv_t b, xx;
     memcpy(b.f, r, sizeof b.f);
     memcpy(xx.f, x, sizeof xx.f);
+    /* in single precision the solve accumulates its correction in xs (from
+     * zero) and x gains it in double at the end */
+    const mv_t *xw = s->o.single ? &s->xs : &xx;
     int ok = 1;
     if (s->o.method == GALE_MIXED_PREC_ONLY) {
         /* x += P r, no global sum: neither residual nor convergence is known */
-        GALE_CALL(precond(s, &b, &s->z[0]));
-        GALE_CALL(lin(s, &xx, 1.0, &xx, 1.0, &s->z[0]));
+        if (s->o.single) GALE_CALL(load(s, &s->r, &b));
+        GALE_CALL(precond(s, s->o.single ? &s->r : &b, &s->z[0]));
+        xw = &s->z[0];
+        if (!s->o.single) GALE_CALL(lin(s, &xx, 1.0, &xx, 1.0, &s->z[0]));
         s->st.last_iterations = 1;
         s->st.last_rnorm = s->st.last_bnorm = NAN;
-    } else if (s->o.method == GALE_MIXED_PIPEGCR) {
-        GALE_CALL(pgcr(s, &b, &xx, &ok));
     } else {
-        GALE_CALL(gcr(s, &b, &xx, &ok));
+        if (s->o.single) GALE_CALL(lin(s, xw, 0.0, xw, 0.0, xw));
+        if (s->o.method == GALE_MIXED_PIPEGCR)
+            GALE_CALL(pgcr(s, &b, xw, &ok));
+        else
+            GALE_CALL(gcr(s, &b, xw, &ok));
+    }
+    if (s->o.single) {
+        GALE_CALL(load(s, &s->xd, xw));
+        GALE_CALL(lin(s, &xx, 1.0, &xx, 1.0, &s->xd));
     }
     s->st.solves++;
     s->st.iterations += s->st.last_iterations;
@@ -486,23 +511,29 @@ int gale_mixed_create(gale_mixed_t **out, const gale_mixed_opts_t *o, gale_psy_t
     /* prec_only needs one vector for P r; gcr r and k pairs; pipelined_gcr
      * r, u, k + 1 w/s, k m and k - 1 n/z (docs/numerics.md) */
     const int k = o->gcrk;
-    s->nv = o->method == GALE_MIXED_PREC_ONLY ? 1
-            : o->method == GALE_MIXED_PIPEGCR ? 2 + 3 * k
-                                              : 1 + 2 * k;
+    /* single precision: prec_only needs r as well, gcr and pipelined_gcr
+     * the correction xs; all of them its double copy xd (the last vector) */
+    const int one = o->single, es = one ? 4 : 8;
+    s->nv = (o->method == GALE_MIXED_PREC_ONLY ? 1
+             : o->method == GALE_MIXED_PIPEGCR ? 2 + 3 * k
+                                               : 1 + 2 * k) + 2 * one;
     GALE_ALLOC(s->store, 4 * (size_t)s->nv);
-    mv_t *vec[2 + 3 * MAXK];
+    mv_t *vec[4 + 3 * MAXK];
     int n = 0;
     if (o->method == GALE_MIXED_PREC_ONLY) {
         vec[n++] = &s->z[0];
+        if (one) vec[n++] = &s->r;
     } else {
         vec[n++] = &s->r;
         for (int j = 0; j < k; j++) vec[n++] = &s->z[j], vec[n++] = &s->v[j];
+        if (one) vec[n++] = &s->xs;
     }
     if (o->method == GALE_MIXED_PIPEGCR) {
         vec[n++] = &s->u;
         vec[n++] = &s->v[k];
         for (int j = 0; j < k - 1; j++) vec[n++] = &s->n[j];
     }
+    if (one) vec[n++] = &s->xd;
     GALE_ASSERT(n == s->nv);
     static const char *const fn[4] = {"u", "w", "b", "p"};
     for (int j = 0; j < n; j++)
@@ -510,12 +541,13 @@ int gale_mixed_create(gale_mixed_t **out, const gale_mixed_opts_t *o, gale_psy_t
             char name[32];
             snprintf(name, sizeof name, "mixed%d_%s", j, fn[i]);
             vec[j]->f[i] = &s->store[4 * j + i];
-            GALE_CALL(gale_psy_field_create(psy, vec[j]->f[i], name, loc4[i], nl, 8));
+            GALE_CALL(gale_psy_field_create(psy, vec[j]->f[i], name, loc4[i], nl,
+                                            vec[j] == &s->xd ? 8 : es));
         }
-    GALE_CALL(gale_psy_field_create(psy, &s->ru, "schur_ru", GALE_LOC_EDGE, nl, 8));
-    GALE_CALL(gale_psy_field_create(psy, &s->rb, "schur_rb", GALE_LOC_IFACE, nl, 8));
-    GALE_CALL(gale_psy_field_create(psy, &s->ws, "schur_ws", GALE_LOC_IFACE, nl, 8));
-    GALE_CALL(gale_psy_field_create(psy, &s->h, "schur_h", GALE_LOC_CELL, nl, 8));
+    GALE_CALL(gale_psy_field_create(psy, &s->ru, "schur_ru", GALE_LOC_EDGE, nl, es));
+    GALE_CALL(gale_psy_field_create(psy, &s->rb, "schur_rb", GALE_LOC_IFACE, nl, es));
+    GALE_CALL(gale_psy_field_create(psy, &s->ws, "schur_ws", GALE_LOC_IFACE, nl, es));
+    GALE_CALL(gale_psy_field_create(psy, &s->h, "schur_h", GALE_LOC_CELL, nl, es));
     GALE_CALL(weights(s));
     return GALE_OK;
 }

@@ -54,7 +54,7 @@ check(rc == 0, "the report as made passes (exit %d)" % rc)
 
 # one loop of grad_h not vectorised
 rep = copy()
-hit = [r for r in rep["loops"] if r["function"] == "gale_kb_grad_h_in" and r.get("simd")]
+hit = [r for r in rep["loops"] if r["function"] == "gale_kb_grad_h_in_d" and r.get("simd")]
 for r in hit:
     r["vectorized"], r["reason"] = False, "broken by check_vecreport_guard"
 rc, out = vcheck(rep, "grad_h-scalar")
@@ -113,7 +113,7 @@ check(rc == 1 and "kernel guard_probe" in out and f"{nk} kernels" in out,
 # for real: grad_h's loop made non-vectorisable in a copy, compiled with clang
 if shutil.which("clang-19"):
     shutil.copy(os.path.join(ROOT, "kernels", "gale_kbodies_transport.h"), hdr)
-    body = os.path.join(tree, "kernels", "gale_kbodies.h")
+    body = os.path.join(tree, "kernels", "gale_kbodies_mixed.h")
     text = open(body).read()
     loop = "o[k] = a[k] - (deep ? f * hl[k] : f) * (p2[k] - p1[k]);"
     if loop not in text:

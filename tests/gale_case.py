@@ -196,7 +196,8 @@ def cmd_converge(a):
 
 def cmd_against(a):
     """The case with its options and with --ref's: the state (the sums of
-    squares of the prognostics) agrees within --rel, both conserve energy
+    squares of the prognostics) agrees within --rel (and, with --differ,
+    is not the same bits), both conserve energy
     within --energy (when given), the mixed solves' mean iterations agree
     within --iterations and each run's nonlinear mass changes by at most
     --mass (when given)."""
@@ -214,6 +215,8 @@ def cmd_against(a):
         res[name] = r
     cv, cr = res["this"]["checksum_values"], res["ref"]["checksum_values"]
     worst = max(abs(cv[k] - cr[k]) / abs(cr[k]) for k in cr)
+    if a.differ and worst == 0:
+        fail(f"the state is the {a.ref} run's to the bit: the options changed nothing")
     if worst > a.rel:
         fail(f"the state differs from the {a.ref} run's by {worst:.3e} relative (bound {a.rel:g}): "
              f"{cv} against {cr}")
@@ -247,6 +250,8 @@ def main():
     s.add_argument("--np", type=int, default=1)
     s.add_argument("--ref", required=True, help="the reference run's extra options")
     s.add_argument("--rel", type=float, required=True)
+    s.add_argument("--differ", action="store_true",
+                   help="the state must differ from --ref's (the options change the arithmetic)")
     s.add_argument("--energy", type=float)
     s.add_argument("--iterations", type=float)
     s.add_argument("--mass", type=float)

@@ -148,6 +148,7 @@ int gale_run_write_report(const char *path, const gale_model_t *m, const gale_ru
         gale_json_str(&j, "method", gale_mixed_method_name(c->mixed_solver.method));
         gale_json_int(&j, "gcrk", c->mixed_solver.gcrk);
         gale_json_num(&j, "tolerance", c->mixed_solver.tolerance);
+        gale_json_str(&j, "precision", gale_config_choice("solver", "precision", c->solver.precision));
         gale_json_int(&j, "solves", ms->solves);
         gale_json_int(&j, "iterations_total", ms->iterations);
         gale_json_num(&j, "iterations_mean", r->mixed_iterations_mean);

@@ -204,7 +204,9 @@ const gale_key_t gale_keys[] = {
     {"solver", "monitor_convergence", GALE_KT_BOOL, OFF(solver.monitor_convergence), "false", 0,
      0, NULL, "log the residual of every iteration"},
     {"solver", "precision", GALE_KT_ENUM, OFF(solver.precision), "double", 0, 0, "double|single",
-     "precision of the Krylov vectors and operator (single: as LFRic's default)"},
+     "precision of the linear solves: the Helmholtz solver's vectors and operator and, with "
+     "mass_matrix = consistent, the whole mixed solve (single: LFRic's r_solver, 32 bits in its "
+     "default build; the model's state stays double, the global sums exact; docs/numerics.md)"},
     {"solver", "gcr_restart", GALE_KT_INT, OFF(solver.gcr_restart), "8", 1, 200, NULL,
      "gcr: directions kept before a restart"},
     {"solver", "replace_every", GALE_KT_INT, OFF(solver.replace_every), "50", 0, 1000000, NULL,

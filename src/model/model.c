@@ -363,12 +363,17 @@ double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
     default: break;
     }
     /* the mixed solve: its work vectors (u, w, b, p: 40 bytes per cell and
-     * level, u on two edges per cell; gcr 1 + 2k, pipelined_gcr 2 + 3k,
-     * solver/mixed.c) and the preconditioner's scratch (one more) */
+     * level, u on two edges per cell, 20 in single precision; gcr 1 + 2k,
+     * pipelined_gcr 2 + 3k, solver/mixed.c) and the preconditioner's scratch
+     * (one more); in single precision one more float vector (the correction,
+     * or prec_only's r) and one double (the correction made double) */
     if (cfg->dynamics.mass_matrix == GALE_MASS_CONSISTENT) {
         const int k = cfg->mixed_solver.gcrk, mm = cfg->mixed_solver.method;
-        per_level += 40.0 * (mm == GALE_MIXED_PREC_ONLY ? 2 : mm == GALE_MIXED_PIPEGCR ? 3 + 3 * k
-                                                                                        : 2 + 2 * k);
+        const int single = cfg->solver.precision == GALE_PREC_SINGLE;
+        per_level += (single ? 20.0 : 40.0) *
+                         (mm == GALE_MIXED_PREC_ONLY ? 2 : mm == GALE_MIXED_PIPEGCR ? 3 + 3 * k
+                                                                                     : 2 + 2 * k) +
+                     (single ? 20.0 + 40.0 : 0.0);
     }
     /* the nonlinear core's fields (src/model/nonlinear.c): 38 on cells or
      * interfaces, 19 on edges (two per cell), the budgets' four more; the
@@ -542,7 +547,8 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm)
             .atol = cfg->mixed_solver.abs_tolerance, .lookahead = cfg->mixed_solver.lookahead,
             .max_iterations = cfg->mixed_solver.max_iterations, .gcrk = cfg->mixed_solver.gcrk,
             .fail_on_non_converged = cfg->mixed_solver.fail_on_non_converged,
-            .monitor = cfg->mixed_solver.monitor_convergence, .nl = m->nl ? &m->nl->k : NULL};
+            .monitor = cfg->mixed_solver.monitor_convergence, .nl = m->nl ? &m->nl->k : NULL,
+            .single = cfg->solver.precision == GALE_PREC_SINGLE};
         GALE_CALL(gale_mixed_create(&m->mixed, &mo, m->psy, &m->gsum_mixed, m->solver));
     }
     if (!nonlinear) GALE_CALL(initial_state(m));
