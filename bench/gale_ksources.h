@@ -22,9 +22,9 @@ typedef struct {
          NULL,                                                                             \
          {"--solver.precision=single", "--solver.preconditioner=multigrid"}},              \
         {"nonlinear", "baroclinic_wave.ini", {"--solver.method=prec_only"}},               \
-        {"nonlinear_single",                                                               \
+        {"nonlinear_double",                                                               \
          "baroclinic_wave.ini",                                                            \
-         {"--solver.method=prec_only", "--solver.precision=single"}},                      \
+         {"--solver.method=prec_only", "--solver.precision=double"}},                      \
         {"vector_invariant",                                                               \
          "baroclinic_wave.ini",                                                            \
          {"--solver.method=prec_only", "--dynamics.vector_invariant=true",                 \

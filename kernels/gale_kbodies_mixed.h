@@ -203,6 +203,17 @@ static inline void GALE_KB(gale_kb_schur_col)(const gale_kmesh_t *km, int c, con
         GALE_KB(gale_kb_schur_col_in)(km, c, ru, r_w, r_b, r_p, rb, ws, h, 0);
 }
 
+/* xc += hj yc over a column block: a function of its own, so that gcc 12
+ * does not take the loop over the directions into the SIMD loop (it tried,
+ * with float, and left one copy scalar: "unsupported vector types for
+ * emulated gather") */
+static inline void GALE_KB(gale_kb_lincomb_col)(int stride, GALE_R hj, const GALE_R *restrict yc,
+                                                GALE_R *restrict xc)
+{
+    GALE_SIMD
+    for (int k = 0; k < stride; k++) xc[k] = xc[k] + hj * yc[k];
+}
+
 /* GCR's update of one column block (the whole block, padding included: it
  * stays zero): x += sum_j h[j] y[j] for j < n, in that order, then, when w
  * is given, w += b x. With a, x starts from a (x = a + h[0] y[0] + ...,
@@ -216,7 +227,7 @@ static inline void GALE_KB(gale_kb_lincomb)(size_t c, int stride, int n, double 
                                             const GALE_R *a, GALE_R *restrict x,
                                             GALE_R *restrict w)
 {
-    GALE_R *xc = x + c * stride;
+    GALE_R *restrict xc = x + c * stride;
     const GALE_R b = (GALE_R)bd;
     int j = 0;
     if (a && n > 0) {
@@ -229,12 +240,7 @@ static inline void GALE_KB(gale_kb_lincomb)(size_t c, int stride, int n, double 
         const GALE_R *restrict ac = a + c * stride;
         for (int k = 0; k < stride; k++) xc[k] = ac[k];
     }
-    for (; j < n; j++) {
-        const GALE_R *restrict yc = y[j] + c * stride;
-        const GALE_R hj = (GALE_R)h[j];
-        GALE_SIMD
-        for (int k = 0; k < stride; k++) xc[k] = xc[k] + hj * yc[k];
-    }
+    for (; j < n; j++) GALE_KB(gale_kb_lincomb_col)(stride, (GALE_R)h[j], y[j] + c * stride, xc);
     if (w) {
         GALE_R *restrict wc = w + c * stride;
         GALE_SIMD

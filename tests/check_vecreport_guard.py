@@ -77,6 +77,23 @@ rc, out = vcheck(rep, "axpby-missing")
 check(rc == 1 and "kernel axpby" in out and "launch loop" in out,
       "axpby's launch loop missing: fails naming axpby (exit %d)" % rc)
 
+# a fused group's loop (docs/fusion.md): mix_u's loops as compiled into the
+# group loop of resid_u left out (or not vectorised there); the kernel mix_u
+# itself still passes on its own launch's loops, the group fails by name
+rep = copy()
+rep["loops"] = [r for r in rep["loops"]
+                if not (r["function"].startswith("gale_kb_mix_u") and r.get("caller") == "gale_k_run_group")]
+rc, out = vcheck(rep, "resid_u-missing")
+check(rc == 1 and "fused group resid_u" in out and "kernel mix_u" not in out and "no instance in the group loop" in out,
+      "mix_u's group-loop instances missing: fails naming group resid_u, not mix_u (exit %d)" % rc)
+rep = copy()
+for r in rep["loops"]:
+    if r.get("kernel") == "axpby" and r.get("caller") == "gale_k_run_group":
+        r["vectorized"], r["reason"] = False, "broken by check_vecreport_guard"
+rc, out = vcheck(rep, "rk_stage-scalar")
+check(rc == 1 and "fused group rk_stage" in out and "broken by check_vecreport_guard" in out,
+      "axpby's launch loop scalar in the group loop: fails naming group rk_stage (exit %d)" % rc)
+
 # the exception list: a kernel left out, and an entry for no kernel
 lines = open(EXC).read().split("\n")
 for name, text, want in (

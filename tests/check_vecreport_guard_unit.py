@@ -23,6 +23,7 @@ from gale_vecreport.cscan import Inventory  # noqa: E402
 # callers: two instances); axpy: FLAT, its launch loop is its SIMD loop;
 # dots: reached through the function that names GALE_K_dots (a REDUCE
 # launch); eos: no SIMD loop. mini_unused's loop is reached by no kernel.
+# The group chain fuses scale and axpy (docs/fusion.md).
 MINI = """\
 /* a miniature of the kernel rows and bodies */
 #define GALE_SIMD _Pragma("omp simd")
@@ -73,6 +74,8 @@ void mini_dots(const double *x, int n, double *s)
     K(dots, CELLS, 0, 0) \\
     K(eos, CELLS, mini_eos(p, n), 0)
 #define GALE_KERNELS(K) GALE_KROWS_MINI(K)
+#define GALE_KGROUPS(G) \
+    G(chain, vector, ((scale), (axpy)))
 """
 
 
@@ -112,7 +115,12 @@ def good_rows():
             row("mini_axpy", AXPY_ROW, kernel="axpy", source="(launch loop of kernel axpy: GALE_KLOOP_FLAT)"),
             row("mini_dots", DOTS, caller="mini_dots"),
             row("mini_eos", EOS, simd=False, vectorized=False),
-            row("mini_unused", UNUSED, caller="mini_unused", vectorized=False)]
+            row("mini_unused", UNUSED, caller="mini_unused", vectorized=False),
+            # the group chain's loop: scale's body and axpy's launch loop inlined
+            # into it, the helper out of line (its gale_k_other instance)
+            row("mini_scale", SCALE, caller="gale_k_run_group"),
+            row("mini_axpy", AXPY_ROW, caller="gale_k_run_group", kernel="axpy",
+                source="(launch loop of kernel axpy: GALE_KLOOP_FLAT)")]
 
 
 class GuardTest(unittest.TestCase):
@@ -138,10 +146,11 @@ class GuardTest(unittest.TestCase):
     def run_guard(self, rows, exc="eos | * | * | pow per level\n", check=True):
         """(results by kernel, problems, notes, exit code, stdout, stderr)"""
         results, problems, notes = guard.check_kernels(report(rows), self.inv, self.exceptions(exc))
+        self.groups = {g["group"]: g for g in guard.check_groups(results, self.inv)}
         out, err = io.StringIO(), io.StringIO()
         cfg = type("Cfg", (), {"family": "gcc", "isa": "native"})
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            rc = guard.report_guard((results, problems, notes), cfg, check)
+            rc = guard.report_guard((results, problems, notes, list(self.groups.values())), cfg, check)
         return ({r["kernel"]: r for r in results}, problems, notes, rc, out.getvalue(), err.getvalue())
 
     def statuses(self, res):
@@ -166,7 +175,38 @@ class GuardTest(unittest.TestCase):
         self.assertEqual(guard.guard_counts(list(res.values())), (4, 4, 4))
         self.assertEqual((problems, notes, rc, err), ([], [], 0, ""))
         self.assertIn("vecreport: gcc (native): 4 kernels, 4 SIMD loops, 4 vectorised; 0 failed; "
-                      "excepted: eos\n", out)
+                      "excepted: eos; 1 fused groups, 0 failed\n", out)
+        g = self.groups["chain"]
+        self.assertEqual((g["status"], g["kernels"]), ("vectorized", ["scale", "axpy"]))
+        self.assertEqual([(lp["kernel"], lp["loop"]) for lp in g["loops"]],
+                         [("scale", "k.h:%d" % HELPER), ("scale", "k.h:%d" % SCALE), ("axpy", "k.h:%d" % AXPY_ROW)])
+        # the helper, out of line, counts by its one compiled body; the others by the group loop's
+        self.assertEqual([[r["caller"] for r in lp["instances"]] for lp in g["loops"]],
+                         [["gale_k_other"], ["gale_k_run_group"], ["gale_k_run_group"]])
+
+    def test_groups_scanned_from_their_declaration(self):
+        self.assertEqual([(g["name"], g["category"], g["kernels"]) for g in self.inv.group_rows()],
+                         [("chain", "vector", ["scale", "axpy"])])
+
+    def test_group_loop_missing_fails_naming_the_group(self):
+        rows = [r for r in good_rows() if not (r["function"] == "mini_scale" and r["caller"] == "gale_k_run_group")]
+        res, _, _, rc, out, err = self.run_guard(rows)
+        self.assertEqual(res["scale"]["status"], "vectorized")  # its own launch's loops are fine
+        g = self.groups["chain"]
+        self.assertEqual((g["status"], [lp["status"] for lp in g["loops"]]),
+                         ("FAIL", ["vectorized", "no-remark", "vectorized"]))
+        self.assertEqual(rc, 1)
+        self.assertIn("vecreport: fused group chain not vectorised by gcc (native): scale loop k.h:%d" % SCALE, err)
+        self.assertIn("no instance in the group loop", err)
+        self.assertIn("1 fused groups, 1 failed", out)
+
+    def test_group_loop_scalar_fails(self):
+        rows = good_rows()
+        rows[-1]["vectorized"], rows[-1]["reason"] = False, "not vectorized: control flow in loop."
+        self.run_guard(rows)
+        g = self.groups["chain"]
+        self.assertEqual((g["status"], g["loops"][2]["status"]), ("FAIL", "NOT vectorized"))
+        self.assertIn("control flow in loop", g["detail"])
 
     def test_one_instance_not_vectorised_fails_naming_the_kernel(self):
         rows = good_rows()
@@ -177,9 +217,11 @@ class GuardTest(unittest.TestCase):
         self.assertEqual([lp["status"] for lp in res["scale"]["loops"]], ["NOT vectorized", "vectorized"])
         self.assertEqual(guard.guard_counts(list(res.values())), (4, 4, 3))
         self.assertEqual(rc, 1)
-        self.assertEqual(err, "vecreport: kernel scale not vectorised by gcc (native): loop k.h:%d `%s`: "
-                         "NOT vectorized: mini_helper in gale_k_other: not vectorized: complicated "
-                         "access pattern.\n" % (HELPER, HELPER_SRC))
+        why = "NOT vectorized: mini_helper in gale_k_other: not vectorized: complicated access pattern."
+        # the helper's one out-of-line body serves the group loop too: the group fails with it
+        self.assertEqual(err, "vecreport: kernel scale not vectorised by gcc (native): loop k.h:%d `%s`: %s\n"
+                         "vecreport: fused group chain not vectorised by gcc (native): scale loop k.h:%d "
+                         "`%s`: %s\n" % (HELPER, HELPER_SRC, why, HELPER, HELPER_SRC, why))
         self.assertIn("4 kernels, 4 SIMD loops, 3 vectorised; 1 failed; excepted: eos", out)
         # without --check the guard still says so, but exits 0
         self.assertEqual(self.run_guard(rows, check=False)[3], 0)

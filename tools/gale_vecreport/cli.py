@@ -16,7 +16,7 @@ from .common import ROOT, die, rel
 from .cscan import KTABLE, Inventory
 from .diff import diff_markdown, diff_reports
 from .flags import COMPILERS, ISA_FLAGS, make_config
-from .guard import check_kernels, guard_json, read_exceptions, report_guard
+from .guard import check_groups, check_kernels, guard_json, read_exceptions, report_guard
 from .render import to_markdown
 from .report import build_report
 from .unmacro import shadow_flags, unmacro
@@ -49,7 +49,9 @@ def cmd_report(args):
     guard = None
     if not args.no_guard:
         guard = check_kernels(rep, inv, read_exceptions(exceptions_path(args, root)))
+        guard += (check_groups(guard[0], inv),)
         rep["kernels"] = guard_json(guard[0])
+        rep["groups"] = guard_json(guard[3])
         rep["exception_problems"] = guard[1]
     name = args.name or "%s-%s" % (cfg.family, cfg.isa)
     os.makedirs(args.out, exist_ok=True)
@@ -76,6 +78,7 @@ def cmd_check(args):
     inv = Inventory([os.path.join(root, s) for s in c["sources"]], root,
                     [os.path.join(root, f[2:]) for f in c["flags"] if f.startswith("-I")])
     guard = check_kernels(rep, inv, read_exceptions(exceptions_path(args, root)))
+    guard += (check_groups(guard[0], inv),)
     cfg = argparse.Namespace(family=c["compiler"], isa=c["isa"])
     return report_guard(guard, cfg, True)
 

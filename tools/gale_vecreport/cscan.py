@@ -13,6 +13,7 @@ from .common import rel
 # The table of kernel rows (kernels/gale_kdesc.h): GALE_KERNELS(K) lists the
 # GALE_KROWS_<GROUP>(K) macros, each a list of K(name, space, ...) rows.
 KTABLE = "GALE_KERNELS"
+GROUPS = "GALE_KGROUPS"
 
 
 class Loop:
@@ -427,6 +428,29 @@ class Inventory:
                 line = max(ln for pos, ln in starts if pos <= m.start())
                 rows.append({"name": args[0], "space": args[1], "args": args, "calls": args[-2:],
                              "file": d.file, "path": d.path, "line": line})
+        return rows
+
+    def group_rows(self):
+        """The fused groups (docs/fusion.md), in declaration order: GROUPS'
+        G(name, category, ((kernel), ...)) with the line each starts on."""
+        d = self.defines.get(GROUPS)
+        rows = []
+        if d is None:
+            return rows
+        text, starts = "", []
+        for ln, t in sorted(d.body.items()):
+            starts.append((len(text), ln))
+            text += t + "\n"
+        for m in re.finditer(r"\bG\s*\(", text):
+            close = match_paren(text, m.end() - 1)
+            if close < 0:
+                continue
+            args = split_args(re.sub(r"\s+", " ", text[m.end():close]))
+            if len(args) < 3:
+                continue
+            rows.append({"name": args[0], "category": args[1],
+                         "kernels": re.findall(r"\(\s*(\w+)\s*\)", args[2]),
+                         "file": d.file, "line": max(ln for pos, ln in starts if pos <= m.start())})
         return rows
 
     def row_at(self, sf, line):

@@ -8,7 +8,7 @@ import sys
 
 from .cells import md_escape, shorten, width_text
 from .common import die
-from .cscan import KTABLE
+from .cscan import GROUPS as GROUPS_MACRO, KTABLE
 
 
 def read_exceptions(path):
@@ -122,12 +122,58 @@ def check_kernels(rep, inv, exceptions):
     return results, problems, notes
 
 
+GROUP_LOOP = "gale_k_run_group"  # the CPU layer's loop of a fused group
+
+
+def check_groups(results, inv):
+    """The fused groups (docs/fusion.md), derived from their declarations:
+    each member kernel's SIMD loops as compiled for the group loop must
+    vectorise, as the kernel's own must. A member's instances for the group
+    are those inlined into the group loop, or else the member's body
+    compiled out of line (clang keeps gale_kb_mix_u_d as a function that
+    both loops call); a loop with neither fails (the compiler said nothing
+    of it), one excepted for the kernel stays excepted."""
+    by_name = {r["kernel"]: r for r in results}
+    out = []
+    for g in inv.group_rows():
+        loops = []
+        for name in dict.fromkeys(g["kernels"]):
+            for lp in by_name.get(name, {}).get("loops", []):
+                inst = [r for r in lp["instances"] if r.get("caller") == GROUP_LOOP] or \
+                       [r for r in lp["instances"] if r.get("caller") not in ("gale_k_run", GROUP_LOOP)]
+                gl = {"kernel": name, "loop": lp["loop"], "source": lp["source"], "instances": inst}
+                if lp["status"] == "excepted":
+                    gl["status"], gl["excepted"] = "excepted", lp.get("excepted")
+                elif inst and all(r["vectorized"] or r.get("libcall") for r in inst):
+                    gl["status"] = "vectorized"
+                else:
+                    gl["status"] = "NOT vectorized" if inst else "no-remark"
+                    gl["detail"] = why_not(inst) if inst else "no instance in the group loop"
+                loops.append(gl)
+        res = {"group": g["name"], "kernels": g["kernels"], "row": "%s:%d" % (g["file"], g["line"]),
+               "loops": loops}
+        bad = [lp for lp in loops if lp["status"] in ("NOT vectorized", "no-remark")]
+        if not loops:
+            res["status"], res["detail"] = "FAIL", "no SIMD loop of its kernels in the report"
+        elif bad:
+            res["status"] = "FAIL"
+            res["detail"] = "; ".join("%s loop %s `%s`: %s: %s" % (lp["kernel"], lp["loop"],
+                                                                  shorten(lp["source"], 60),
+                                                                  lp["status"], lp["detail"])
+                                      for lp in bad)
+        else:
+            res["status"] = "vectorized" if all(lp["status"] == "vectorized" for lp in loops) \
+                else "excepted"
+        out.append(res)
+    return out
+
+
 def guard_counts(results):
     loops = [lp for res in results for lp in res["loops"]]
     return len(results), len(loops), sum(lp["status"] == "vectorized" for lp in loops)
 
 
-def guard_markdown(results, problems):
+def guard_markdown(results, problems, groups=None):
     out = ["## Kernels (every row of %s; exceptions: tools/vecreport_exceptions.txt)" % KTABLE, "",
            "| kernel | space | SIMD loops | vectorised | width | status | reason |",
            "|---|---|---|---|---|---|---|"]
@@ -143,6 +189,18 @@ def guard_markdown(results, problems):
         out.append("")
         out.append("- exception list: " + p)
     out.append("")
+    if groups:
+        out += ["## Fused groups (%s, docs/fusion.md): their kernels' SIMD loops in the group loop" % GROUPS_MACRO, "",
+                "| group | kernels | SIMD loops | vectorised | width | status | reason |",
+                "|---|---|---|---|---|---|---|"]
+        for res in groups:
+            lps = res["loops"]
+            widths = sorted({width_text(r) for lp in lps for r in lp["instances"] if r["vectorized"]})
+            out.append("| %s | %s | %d | %d | %s | %s | %s |" % (
+                res["group"], " + ".join(res["kernels"]), len(lps),
+                sum(lp["status"] == "vectorized" for lp in lps), ", ".join(widths), res["status"],
+                md_escape(shorten(res.get("detail", ""), 200))))
+        out.append("")
     return out
 
 
@@ -163,8 +221,10 @@ def guard_json(results):
 def report_guard(guard, cfg, check):
     """Prints one line per kernel; exit 1 (with check) when a kernel fails
     or the exception list is stale, naming the kernel and the reason."""
-    results, problems, notes = guard
+    results, problems, notes = guard[:3]
+    groups = guard[3] if len(guard) > 3 else []
     bad = [r for r in results if r["status"] not in ("vectorized", "excepted")]
+    gbad = [g for g in groups if g["status"] not in ("vectorized", "excepted")]
     for res in results:
         lps = res["loops"]
         widths = sorted({width_text(r) for lp in lps for r in lp["instances"] if r["vectorized"]})
@@ -172,15 +232,25 @@ def report_guard(guard, cfg, check):
             "ok  " if res not in bad else "FAIL", res["kernel"], res["space"], len(lps),
             sum(lp["status"] == "vectorized" for lp in lps), res["status"],
             (" " + ", ".join(widths)) if widths else ""))
+    for g in groups:
+        widths = sorted({width_text(r) for lp in g["loops"] for r in lp["instances"] if r["vectorized"]})
+        print("  %s group %-14s %2d SIMD loop(s), %2d vectorised  %s%s" % (
+            "ok  " if g not in gbad else "FAIL", g["group"], len(g["loops"]),
+            sum(lp["status"] == "vectorized" for lp in g["loops"]), g["status"],
+            (" " + ", ".join(widths)) if widths else ""))
     nk, nl, nv = guard_counts(results)
     exc = [r["kernel"] for r in results if r["status"] == "excepted"]
-    print("vecreport: %s (%s): %d kernels, %d SIMD loops, %d vectorised; %d failed; excepted: %s" % (
-        cfg.family, cfg.isa, nk, nl, nv, len(bad), ", ".join(exc) or "none"))
+    print("vecreport: %s (%s): %d kernels, %d SIMD loops, %d vectorised; %d failed; excepted: %s; "
+          "%d fused groups, %d failed" % (cfg.family, cfg.isa, nk, nl, nv, len(bad),
+                                         ", ".join(exc) or "none", len(groups), len(gbad)))
     for res in bad:
         print("vecreport: kernel %s not vectorised by %s (%s): %s" % (
             res["kernel"], cfg.family, cfg.isa, res["detail"]), file=sys.stderr)
+    for g in gbad:
+        print("vecreport: fused group %s not vectorised by %s (%s): %s" % (
+            g["group"], cfg.family, cfg.isa, g["detail"]), file=sys.stderr)
     for p in problems:
         print("vecreport: guard: %s" % p, file=sys.stderr)
     for n in notes:
         print("vecreport: note: " + n)
-    return 1 if (check and (bad or problems)) else 0
+    return 1 if (check and (bad or gbad or problems)) else 0

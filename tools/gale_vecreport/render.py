@@ -21,7 +21,7 @@ def to_markdown(rep, guard=None):
                "`width` = elements per vector iteration x vector bits)" % (len(loops), nvec))
     out.append("")
     if guard is not None:
-        out += guard_markdown(guard[0], guard[1])
+        out += guard_markdown(guard[0], guard[1], guard[3] if len(guard) > 3 else None)
     out.append("## All loops")
     out.append("")
     out.append("| loop | function | caller | kind | simd | vectorised | width | IC | source | reason / notes |")
