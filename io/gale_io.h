@@ -108,6 +108,8 @@ typedef struct {
     double t_writer_life;  /* writer: thread start to end (synchronous: create to finish) */
     double t_first_open, t_last_close; /* since the common start in create; -1: none */
     long long bytes;       /* sizes of the files this rank completed */
+    long long data_bytes;  /* the values of this rank's rows handed to files (8 bytes each;
+                            * aggregated: the group's writer writes them) */
     int nfiles;
     const char *files;     /* their names, each followed by '\n' */
 } gale_writer_stats_t;

@@ -389,7 +389,10 @@ static void on_data(gale_writer_t *w, const piece_t *p, const double *data)
     default:
         st = put_group(w, p, data);
     }
-    if (st == GALE_OK) return;
+    if (st == GALE_OK) {
+        w->s.data_bytes += p->nrows * rowlen(w, p->var) * (int64_t)sizeof(double);
+        return;
+    }
     local_error(w);
     if (w->o.mode != GALE_WRITER_SHARED) file_failed(w); /* shared: at the agreement */
 }

@@ -9,7 +9,10 @@
 #include "gale_app.h"
 #include "gale_base.h"
 #include "gale_base_mpi.h"
+#include "gale_config.h"
+#include "gale_io.h"
 #include "gale_iobench.h"
+#include "gale_output.h"
 #include "gale_report.h"
 
 #include <errno.h>
@@ -77,7 +80,14 @@ static void help(FILE *out)
           "\n"
           "SIZE: bytes with an optional K, M or G (powers of 2), a multiple of 8.\n"
           "LIST: comma-separated. Without --pattern/--api a sweep uses shared/netcdf (sizes),\n"
-          "aggregated/mpiio (writers), shared/mpiio (transfer, hints). docs/iobench.md.\n",
+          "aggregated/mpiio (writers), shared/mpiio (transfer, hints). docs/iobench.md.\n"
+          "\n"
+          "gale iobench --ior-proxy CONFIG --ranks P [--nodes M] [--dir DIR] [--json]\n"
+          "             [--section.key=value ...]\n"
+          "  runs nothing: prints each I/O phase of `gale run CONFIG` on P ranks (the field\n"
+          "  output in each [io] mode, the checkpoints) as the ior command line that writes\n"
+          "  the same bytes in as many files (--nodes: aggregated's groups with aggregators = 0;\n"
+          "  --dir: where ior's files go). docs/iobench.md, \"IOR proxies\".\n",
           out);
 }
 
@@ -569,8 +579,153 @@ static int iobench(const args_t *a, MPI_Comm comm, int rank, int ranks)
 }
 
 /* MPI up, with errors returned (not fatal) on MPI_COMM_WORLD. */
+/* ---- --ior-proxy: a run's I/O phases as IOR command lines (docs/iobench.md) ---- */
+
+/* The transfer of a block: the largest whole share of it, a multiple of 8,
+ * not above cap (gale's writer moves at most one ring buffer a piece). */
+static int64_t ior_transfer(int64_t block, int64_t cap)
+{
+    for (int64_t k = (block + cap - 1) / cap; k <= block / 8; k++)
+        if (block % k == 0 && (block / k) % 8 == 0) return block / k;
+    return 8;
+}
+
+typedef struct {
+    char phase[16];
+    const char *layout, *api;
+    char fields[256];
+    int tasks, times, files_per_time, shared, collective;
+    long long data_bytes; /* one output time, all tasks */
+} ior_phase_t;
+
+static void ior_line(const ior_phase_t *ph, int64_t cap, const char *dir, int json, int first)
+{
+    /* each task's block: the phase's bytes shared out, whole doubles */
+    const int64_t block = ((ph->data_bytes + ph->tasks - 1) / ph->tasks + 7) / 8 * 8;
+    const int64_t xfer = ior_transfer(block, cap);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "mpiexec -n %d ior -a %s -w%s%s -b %lld -t %lld -s 1 -i %d -m -o %s/gale_ior_%s_%s",
+             ph->tasks, ph->api, ph->collective ? " -c" : "", ph->shared ? "" : " -F",
+             (long long)block, (long long)xfer, ph->times, dir, ph->phase, ph->layout);
+    const long long files = (long long)ph->times * ph->files_per_time;
+    const long long data = (long long)ph->times * ph->data_bytes;
+    const long long ior = (long long)ph->times * ph->tasks * block;
+    if (json) {
+        printf("%s\n  {\"phase\": \"%s\", \"layout\": \"%s\", \"fields\": \"%s\", "
+               "\"tasks\": %d, \"times\": %d, \"files\": %lld, \"data_bytes_per_time\": %lld, "
+               "\"data_bytes\": %lld, \"block\": %lld, \"transfer\": %lld, \"ior_bytes\": %lld, "
+               "\"command\": \"%s\"}",
+               first ? "" : ",", ph->phase, ph->layout, ph->fields, ph->tasks, ph->times, files,
+               ph->data_bytes, data, (long long)block, (long long)xfer, ior, cmd);
+        return;
+    }
+    printf("%-10s %-10s %5d %6d %7lld %14lld %14lld  %s\n", ph->phase, ph->layout, ph->tasks,
+           ph->times, files, data, ior, ph->fields);
+    printf("    %s\n", cmd);
+}
+
+static int ior_proxy(int argc, char **argv)
+{
+    const char *config = NULL, *dir = ".";
+    int ranks = 0, nodes = 1, json = 0, nov = 0, rc = 2;
+    char **ov = calloc((size_t)argc + 1, sizeof *ov);
+    if (!ov) return 1;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i], *eq = strchr(s, '=');
+        const char *v = eq ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL;
+        const size_t ol = eq ? (size_t)(eq - s) : strlen(s);
+        if (strcmp(s, "--json") == 0) { json = 1; continue; }
+        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+            help(stdout);
+            rc = 0;
+            goto done;
+        }
+        if (strncmp(s, "--", 2) == 0 && memchr(s, '.', ol) && eq) { ov[nov++] = argv[i]; continue; }
+        if (!v) { fprintf(stderr, "gale iobench: %s needs a value\n", s); goto done; }
+        if (!eq) i++;
+        if (ol == 11 && strncmp(s, "--ior-proxy", ol) == 0) config = v;
+        else if (ol == 7 && strncmp(s, "--ranks", ol) == 0) {
+            if (gale_parse_int(v, 1, 1 << 24, &ranks)) { bad("--ranks", v, "a count >= 1"); goto done; }
+        } else if (ol == 7 && strncmp(s, "--nodes", ol) == 0) {
+            if (gale_parse_int(v, 1, 1 << 24, &nodes)) { bad("--nodes", v, "a count >= 1"); goto done; }
+        } else if (ol == 5 && strncmp(s, "--dir", ol) == 0) dir = v;
+        else {
+            fprintf(stderr, "gale iobench: --ior-proxy takes --ranks P [--nodes M] [--dir DIR] "
+                            "[--json] [--section.key=value ...], not '%s'\n", s);
+            goto done;
+        }
+    }
+    if (!ranks) { fprintf(stderr, "gale iobench: --ior-proxy needs --ranks P (the run's ranks)\n"); goto done; }
+    if (nodes > ranks) { bad("--nodes", "", "at most --ranks"); goto done; }
+    gale_config_t c;
+    gale_output_plan_t plan;
+    if (gale_config_parse(&c, config, nov, ov) != GALE_OK || gale_output_plan(&c, &plan) != GALE_OK)
+        goto done;
+    rc = 0;
+    const int64_t cap = (int64_t)(c.io.buffer_mib * 1048576.0);
+    /* aggregated: groups of [io] aggregators consecutive ranks, or one per node */
+    const int groups = c.io.aggregators > 0 ? (ranks + c.io.aggregators - 1) / c.io.aggregators : nodes;
+    if (json) {
+        printf("{\"config\": \"");
+        for (const char *q = config ? config : ""; *q; q++) /* a JSON string */
+            printf((*q == '"' || *q == '\\') ? "\\%c" : (unsigned char)*q < 32 ? "?" : "%c", *q);
+        printf("\", \"mesh\": \"C%d\", \"levels\": %d, \"steps\": %d, \"ranks\": %d, "
+               "\"nodes\": %d, \"mode\": \"%s\", \"phases\": [",
+               c.mesh.n, c.extrusion.levels, c.timestepping.steps, ranks, nodes,
+               gale_config_choice("io", "mode", c.io.mode));
+    }
+    else
+        printf("gale iobench --ior-proxy %s: C%d L%d, %d steps, %d ranks on %d node(s); the run's "
+               "[io] mode = %s\n"
+               "The field output's values (8 bytes each, no metadata) and the checkpoints' fields, "
+               "as IOR runs: each task a block a file, -i one output time each, -m a new file each "
+               "(docs/iobench.md, \"IOR proxies\").\n"
+               "%-10s %-10s %5s %6s %7s %14s %14s  %s\n",
+               config, c.mesh.n, c.extrusion.levels, c.timestepping.steps, ranks, nodes,
+               gale_config_choice("io", "mode", c.io.mode), "phase", "layout", "tasks", "times",
+               "files", "data bytes", "ior bytes", "fields");
+    int first = 1;
+    for (int k = 0; k < plan.nphases; k++) {
+        const gale_output_phase_t *op = &plan.phase[k];
+        const ior_phase_t lay[3] = {
+            {"", "shared", "HDF5", "", ranks, op->times, 1, 1, 1, op->bytes},
+            {"", "per_rank", "HDF5", "", ranks, op->times, ranks, 0, 0, op->bytes},
+            {"", "aggregated", "HDF5", "", groups, op->times, groups, 0, 0, op->bytes}};
+        for (int l = 0; l < 3; l++) {
+            ior_phase_t ph = lay[l];
+            snprintf(ph.phase, sizeof ph.phase, "output%d", k + 1);
+            snprintf(ph.fields, sizeof ph.fields, "%s", op->names);
+            ior_line(&ph, cap, dir, json, first);
+            first = 0;
+        }
+    }
+    if (c.checkpoint.period > 0 && c.timestepping.steps >= c.checkpoint.period) {
+        /* the prognostic fields, in gid order (docs/checkpoint.md): u on edges; w and
+         * b (theta) on interfaces, p (pi) in layers, and the nonlinear core's rho */
+        const long long f = 6LL * c.mesh.n * c.mesh.n, L = c.extrusion.levels;
+        const int nl = c.dynamics.equations == GALE_EQ_NONLINEAR;
+        ior_phase_t ph = {"checkpoint", "shared", "MPIIO", "", ranks,
+                          c.timestepping.steps / c.checkpoint.period, 1, 1, 1,
+                          8 * (2 * f * L + 2 * f * (L + 1) + f * L + (nl ? f * L : 0))};
+        snprintf(ph.fields, sizeof ph.fields, "%s", nl ? "u,w,theta,pi,rho" : "u,w,b,p");
+        ior_line(&ph, cap, dir, json, first);
+    }
+    if (json) printf("\n]}\n");
+    else if (first)
+        printf("(no I/O phase: [diagnostics] fields is empty and [checkpoint] period is 0)\n");
+    else if (c.checkpoint.period > 0)
+        printf("A checkpoint file also holds a header of whole 4 KiB pages (the configuration) "
+               "and a 32-byte trailer.\n");
+done:
+    free(ov);
+    return rc;
+}
+
 int gale_cmd_iobench(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (strncmp(argv[i], "--ior-proxy", 11) == 0) return ior_proxy(argc, argv);
     args_t a;
     /* print argument errors once: only the process that will be rank 0
      * (MPICH and Open MPI both say which in the environment) */

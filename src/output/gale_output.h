@@ -23,6 +23,23 @@ int gale_output_check_paths(const gale_config_t *cfg, const char *report, MPI_Co
  * [io] dir and starts the writer. With no fields there is no output and no
  * writer, and the other calls do nothing. */
 int gale_output_init(gale_output_t **out, gale_model_t *m);
+
+/* What a run of configuration c writes in its field output, from the
+ * configuration alone: its output times grouped into phases, each a set of
+ * fields due together, with the bytes of their values at one output time
+ * (all ranks; io.data_bytes of the run's report is the sum over times). */
+#define GALE_OUTPUT_MAX_PHASES 16
+typedef struct {
+    unsigned mask;          /* the fields due (their order in [diagnostics] fields) */
+    long long bytes;        /* their values at one output time, 8 bytes each */
+    int times, first_step;  /* output times of this phase, the first of them */
+    char names[256];        /* the variables, comma-separated */
+} gale_output_phase_t;
+typedef struct {
+    int nphases, outputs;
+    gale_output_phase_t phase[GALE_OUTPUT_MAX_PHASES];
+} gale_output_plan_t;
+int gale_output_plan(const gale_config_t *c, gale_output_plan_t *p);
 /* Collective, after each step: hands the fields due at m->step to the
  * writer. It is also where ranks agree on output failures: after one,
  * [io] on_error = abort returns GALE_ERR_IO on every rank (the writer has

@@ -41,7 +41,7 @@ struct gale_output {
     /* metrics (after finalize) */
     int reduced;
     double wait[3], busy[3], rate, busy_rate;
-    long long bytes;
+    long long bytes, data_bytes;
     int nfiles;
     char *files;                  /* rank 0: every rank's file names, '\n'-separated */
 };
@@ -126,7 +126,9 @@ static int parse_period(const gale_config_t *c, const char *at, const char *fiel
     return GALE_OK;
 }
 
-static void describe(const gale_model_t *m, const diag_t *d, gale_outvar_t *v)
+/* A diagnostic's variable; z_c, z_if: the layers' centres and interfaces
+ * (for the names of single levels). */
+static void describe(const double *z_c, const double *z_if, const diag_t *d, gale_outvar_t *v)
 {
     const int k = d->level;
     memset(v, 0, sizeof *v);
@@ -197,11 +199,11 @@ static void describe(const gale_model_t *m, const diag_t *d, gale_outvar_t *v)
     case D_W_LEVEL:
         snprintf(v->name, sizeof v->name, "%c_level%d", d->kind == D_B_LEVEL ? 'b' : 'w', k);
         snprintf(v->long_name, sizeof v->long_name, "%s at interface %d (z = %g m)", what, k,
-                 m->z_if[k]);
+                 z_if[k]);
         break;
     case D_P_LEVEL:
         snprintf(v->name, sizeof v->name, "p_level%d", k);
-        snprintf(v->long_name, sizeof v->long_name, "%s in layer %d (z = %g m)", what, k, m->z_c[k]);
+        snprintf(v->long_name, sizeof v->long_name, "%s in layer %d (z = %g m)", what, k, z_c[k]);
         break;
     case D_P_COLINT:
     case D_W_COLINT:
@@ -274,6 +276,58 @@ int gale_output_check_fields(const gale_config_t *cfg)
     return st;
 }
 
+/* ---- the output's plan, without a model (gale iobench --ior-proxy) ---- */
+
+int gale_output_plan(const gale_config_t *c, gale_output_plan_t *p)
+{
+    memset(p, 0, sizeof *p);
+    diag_t *diag = NULL;
+    int nd = 0;
+    GALE_CALL(parse_fields(c, &diag, &nd));
+    const int nl = c->extrusion.levels;
+    double *z;
+    GALE_ALLOC(z, nl + 1); /* the names of single levels are not needed */
+    const long long faces = 6LL * c->mesh.n * c->mesh.n, edges = 2 * faces;
+    for (int s = 1; s <= c->timestepping.steps; s++) {
+        long long bytes = 0;
+        unsigned mask = 0;
+        for (int i = 0; i < nd; i++) {
+            if (s % diag[i].period) continue;
+            gale_outvar_t v;
+            describe(z, z, &diag[i], &v);
+            const int rl = v.vert == GALE_OUT_2D ? 1 : v.vert == GALE_OUT_LAYERS ? nl : nl + 1;
+            bytes += (v.loc == GALE_OUT_EDGE ? edges : faces) * rl * (long long)sizeof(double);
+            mask |= 1u << (i < 31 ? i : 31);
+        }
+        if (!bytes) continue;
+        int k = 0; /* output times of the same variables form one phase */
+        while (k < p->nphases && (p->phase[k].mask != mask || p->phase[k].bytes != bytes)) k++;
+        if (k == p->nphases) {
+            if (k == GALE_OUTPUT_MAX_PHASES) {
+                gale_free(z);
+                free(diag);
+                GALE_ERROR(GALE_ERR_INPUT, "[diagnostics] fields: more than %d different sets of "
+                           "fields due together", GALE_OUTPUT_MAX_PHASES);
+            }
+            p->phase[k] = (gale_output_phase_t){.mask = mask, .bytes = bytes, .first_step = s};
+            for (int i = 0; i < nd; i++) {
+                if (s % diag[i].period) continue;
+                gale_outvar_t v;
+                describe(z, z, &diag[i], &v);
+                size_t u = strlen(p->phase[k].names);
+                snprintf(p->phase[k].names + u, sizeof p->phase[k].names - u, "%s%s", u ? "," : "",
+                         v.name);
+            }
+            p->nphases++;
+        }
+        p->phase[k].times++;
+        p->outputs++;
+    }
+    gale_free(z);
+    free(diag);
+    return GALE_OK;
+}
+
 /* ---- the output directory ---- */
 
 /* ---- set-up ---- */
@@ -336,7 +390,7 @@ int gale_output_init(gale_output_t **outp, gale_model_t *m)
     }
 
     GALE_ALLOC(o->vars, o->ndiag);
-    for (int i = 0; i < o->ndiag; i++) describe(m, &o->diag[i], &o->vars[i]);
+    for (int i = 0; i < o->ndiag; i++) describe(m->z_c, m->z_if, &o->diag[i], &o->vars[i]);
     gale_gid_t *cgid = NULL, *egid = NULL;
     GALE_CALL(sort_by_gid(m->lm.cell_gid, gale_psy_owned(m->psy, GALE_LOC_CELL), &o->cperm, &cgid));
     GALE_CALL(sort_by_gid(m->lm.edge_gid, gale_psy_owned(m->psy, GALE_LOC_EDGE), &o->eperm, &egid));
@@ -548,12 +602,14 @@ int gale_output_finalize(gale_output_t *o)
     GALE_CALL(gale_mmm(o->comm, 1, &wait_pct, &o->wait[0], &o->wait[1], &o->wait[2]));
     GALE_CALL(gale_mmm(o->comm, 1, &busy_pct, &o->busy[0], &o->busy[1], &o->busy[2]));
     double span[2] = {s.t_first_open < 0 ? 1e300 : s.t_first_open, s.t_last_close}, busy = s.t_writing;
-    long long bytes = s.bytes;
+    long long bytes = s.bytes, data_bytes = s.data_bytes;
     int nfiles = s.nfiles;
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &span[0], 1, MPI_DOUBLE, MPI_MIN, o->comm));
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &span[1], 1, MPI_DOUBLE, MPI_MAX, o->comm));
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &busy, 1, MPI_DOUBLE, MPI_MAX, o->comm));
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_LONG_LONG, MPI_SUM, o->comm));
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &data_bytes, 1, MPI_LONG_LONG, MPI_SUM, o->comm));
+    o->data_bytes = data_bytes;
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &nfiles, 1, MPI_INT, MPI_SUM, o->comm));
     o->bytes = bytes;
     o->nfiles = nfiles;
@@ -611,6 +667,7 @@ void gale_output_json(const gale_output_t *o, gale_json_t *j)
     gale_json_num(j, "write_rate_MiB_s", o->rate);
     gale_json_num(j, "busy_write_rate_MiB_s", o->busy_rate);
     gale_json_int(j, "bytes", o->bytes);
+    gale_json_int(j, "data_bytes", o->data_bytes);
     gale_json_num(j, "MiB", o->bytes / 1048576.0);
     gale_json_arr(j, "files");
     for (const char *s = o->files; s && *s;) {
