@@ -18,6 +18,9 @@
 #ifndef GALE_SIMD
 #define GALE_SIMD
 #endif
+#ifndef GALE_STRIDED
+#define GALE_STRIDED
+#endif
 
 /* ------------------------------------------------------------------ */
 /* dynamics: the model's own operators (double)                      */

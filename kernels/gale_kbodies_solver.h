@@ -179,21 +179,27 @@ static inline void GALE_KB(gale_kb_smooth_batch)(const gale_kmesh_t *km, int bat
     for (int l = 0; l < L; l++) {
         const size_t o = (size_t)(c0 + l) * sc;
         if (l < l0 || l >= l1) {
+            GALE_STRIDED
             for (int k = 0; k < nl; k++) t[k * L + l] = (GALE_R)0;
         } else if (x) {
             GALE_KB(gale_kb_helm_col)(km, c0 + l, x, col);
+            GALE_STRIDED
             for (int k = 0; k < nl; k++) t[k * L + l] = b[o + k] - col[k];
         } else {
+            GALE_STRIDED
             for (int k = 0; k < nl; k++) t[k * L + l] = b[o + k];
         }
     }
     GALE_KB(gale_kb_tri_sweeps)(km, batch, t);
     for (int l = l0; l < l1; l++) {
         const size_t o = (size_t)(c0 + l) * sc;
-        if (x)
+        if (x) {
+            GALE_STRIDED
             for (int k = 0; k < nl; k++) xn[o + k] = GALE_FMA(rho, t[k * L + l], x[o + k]);
-        else
+        } else {
+            GALE_STRIDED
             for (int k = 0; k < nl; k++) xn[o + k] = rho * t[k * L + l];
+        }
     }
 }
 

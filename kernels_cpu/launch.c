@@ -7,6 +7,9 @@
 /* clang fully unrolls 8-trip lane loops before its loop vectoriser runs and
  * then leaves them scalar; keep them loops */
 #define GALE_SIMD _Pragma("omp simd") _Pragma("clang loop unroll(disable)")
+/* a copy between a column and its lane of a batch (stride GALE_LANES):
+ * clang vectorises it with gathers, slower than its scalar loop */
+#define GALE_STRIDED _Pragma("clang loop vectorize(disable)")
 #else
 #define GALE_SIMD _Pragma("omp simd")
 #endif
