@@ -275,6 +275,23 @@ static void greplay(void *p)
     gale_k_run_group(q->g, q->r->n, q->r->ids, q->r->a, 0, q->r->i1);
 }
 
+/* A kernel's or a group's measurement, the same keys for both. */
+static void timing_json(gale_json_t *j, const kres_t *r)
+{
+    gale_json_str(j, "source", r->source);
+    gale_json_num(j, "bytes_per_call", r->bytes);
+    gale_json_num(j, "flops_per_call", r->flops);
+    gale_json_num(j, "time_best_s", r->best);
+    gale_json_num(j, "time_median_s", r->median);
+    gale_json_int(j, "calls_per_sample", r->reps);
+    gale_json_int(j, "samples", r->ns);
+    gale_json_num(j, "GBs", r->bytes / r->best * 1e-9);
+    gale_json_num(j, "GBs_median", r->bytes / r->median * 1e-9);
+    gale_json_num(j, "GFs", r->flops / r->best * 1e-9);
+    gale_json_num(j, "triad_GBs", r->triad);
+    gale_json_num(j, "fraction_of_triad", r->triad > 0 ? r->bytes / r->best * 1e-9 / r->triad : 0);
+}
+
 static const char *space_name(int s)
 {
     static const char *const n[] = {"cells", "edges", "flat", "cols", "batch", "sum", "maxabs", "minmax"};
@@ -443,20 +460,8 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg0)
                 gale_json_str(&j, "kernel", kn);
                 gale_json_str(&j, "space", space_name(k->space));
                 gale_json_str(&j, "category", k->category);
-                gale_json_str(&j, "source", r->source);
                 gale_json_str(&j, "precision", pr ? "single" : "double");
-                gale_json_num(&j, "bytes_per_call", r->bytes);
-                gale_json_num(&j, "flops_per_call", r->flops);
-                gale_json_num(&j, "time_best_s", r->best);
-                gale_json_num(&j, "time_median_s", r->median);
-                gale_json_int(&j, "calls_per_sample", r->reps);
-                gale_json_int(&j, "samples", r->ns);
-                gale_json_num(&j, "GBs", r->bytes / r->best * 1e-9);
-                gale_json_num(&j, "GBs_median", r->bytes / r->median * 1e-9);
-                gale_json_num(&j, "GFs", r->flops / r->best * 1e-9);
-                gale_json_num(&j, "triad_GBs", r->triad);
-                gale_json_num(&j, "fraction_of_triad",
-                              r->triad > 0 ? r->bytes / r->best * 1e-9 / r->triad : 0);
+                timing_json(&j, r);
                 gale_json_str(&j, "body", k->call);
                 gale_json_end(&j, '}');
             }
@@ -471,14 +476,7 @@ static int run_kernels(const opts_t *o, const gale_config_t *cfg0)
             gale_json_arr(&j, "kernels");
             for (int k = 0; k < gale_kgroup[g].n; k++) gale_json_str(&j, NULL, gale_kdesc[gale_kgroup[g].k[k]].name);
             gale_json_end(&j, ']');
-            gale_json_str(&j, "source", r->source);
-            gale_json_num(&j, "bytes_per_call", r->bytes);
-            gale_json_num(&j, "flops_per_call", r->flops);
-            gale_json_num(&j, "time_best_s", r->best);
-            gale_json_num(&j, "time_median_s", r->median);
-            gale_json_num(&j, "GBs", r->bytes / r->best * 1e-9);
-            gale_json_num(&j, "triad_GBs", r->triad);
-            gale_json_num(&j, "fraction_of_triad", r->triad > 0 ? r->bytes / r->best * 1e-9 / r->triad : 0);
+            timing_json(&j, r);
             gale_json_end(&j, '}');
         }
         gale_json_end(&j, ']');

@@ -11,6 +11,7 @@
 #define GALE_KBODIES_H
 
 #include "gale_kernels.h"
+#include "gale_knl.h" /* nl_mixcol, the nonlinear core's mixed operator */
 
 #include <math.h>
 #include <stdint.h>
@@ -106,6 +107,12 @@ static inline const double *gale_kb_mfd_row(const gale_kmesh_t *km, int c, int s
 
 /* The integrated horizontal flux divergence of cell c, level k: f_i = sign l_e. */
 #define GALE_KB_HFLUX(f, u, k) (f[0] * u[0][k] + f[1] * u[1][k] + f[2] * u[2][k] + f[3] * u[3][k])
+
+/* The integrated horizontal mass flux divergence of cell c, level k: rho*
+ * on each edge (nk->rhoe, the mean of its two columns') times the volume flux. */
+#define GALE_KB_RHFLUX(f, r, u, k)                                                         \
+    (f[0] * (r[0][k] * u[0][k]) + f[1] * (r[1][k] * u[1][k]) + f[2] * (r[2][k] * u[2][k]) + \
+     f[3] * (r[3][k] * u[3][k]))
 
 static inline void gale_kb_cell_fluxes(const gale_kmesh_t *km, int c, double f[4])
 {

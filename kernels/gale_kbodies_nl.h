@@ -12,15 +12,6 @@
 
 #include <math.h>
 
-/* Column c's row of the reference coefficients (gale_knl.h) */
-#define GALE_NLP(nk, km, row, c) ((nk)->prof + (size_t)(c) * (nk)->pstride + (size_t)(row) * (km)->si)
-
-/* The integrated horizontal mass flux divergence of cell c, level k: rho*
- * on each edge (nk->rhoe, the mean of its two columns') times the volume flux. */
-#define GALE_KB_RHFLUX(f, r, u, k)                                                         \
-    (f[0] * (r[0][k] * u[0][k]) + f[1] * (r[1][k] * u[1][k]) + f[2] * (r[2][k] * u[2][k]) + \
-     f[3] * (r[3][k] * u[3][k]))
-
 /* Pi = (rd rho theta_c / p0)^kap, theta_c the mean of the layer's interfaces.
  * No GALE_SIMD: a vector pow is another function, and the bits must not
  * depend on the build. */
@@ -116,17 +107,6 @@ static inline void gale_kb_nl_pinc(const gale_kmesh_t *km, const gale_knl_t *nk,
     GALE_SIMD
     for (int k = 0; k < nl; k++) o[k] = o[k] + f * TC[k] * pc[k];
 }
-
-#define GALE_R double
-#define GALE_KB(name) name##_d
-#include "gale_kbodies_nl_mixed.h"
-#undef GALE_R
-#undef GALE_KB
-#define GALE_R float
-#define GALE_KB(name) name##_f
-#include "gale_kbodies_nl_mixed.h"
-#undef GALE_R
-#undef GALE_KB
 
 /* x += s D(rho* du, rho* dw) on the layers of cell c: the density row's
  * divergence (flux form: both cells of an edge take the same rho*, so its

@@ -76,4 +76,7 @@ static inline double gale_knl_deep_lift(double fcos, double ue, double vn, doubl
 int gale_knl_init(gale_knl_t *nk);
 void gale_knl_finalize(gale_knl_t *nk);
 
+/* Column c's row of the reference coefficients */
+#define GALE_NLP(nk, km, row, c) ((nk)->prof + (size_t)(c) * (nk)->pstride + (size_t)(row) * (km)->si)
+
 #endif

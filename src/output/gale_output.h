@@ -30,7 +30,6 @@ int gale_output_init(gale_output_t **out, gale_model_t *m);
  * (all ranks; io.data_bytes of the run's report is the sum over times). */
 #define GALE_OUTPUT_MAX_PHASES 16
 typedef struct {
-    unsigned mask;          /* the fields due (their order in [diagnostics] fields) */
     long long bytes;        /* their values at one output time, 8 bytes each */
     int times, first_step;  /* output times of this phase, the first of them */
     char names[256];        /* the variables, comma-separated */

@@ -290,18 +290,22 @@ int gale_output_plan(const gale_config_t *c, gale_output_plan_t *p)
     const long long faces = 6LL * c->mesh.n * c->mesh.n, edges = 2 * faces;
     for (int s = 1; s <= c->timestepping.steps; s++) {
         long long bytes = 0;
-        unsigned mask = 0;
         for (int i = 0; i < nd; i++) {
             if (s % diag[i].period) continue;
             gale_outvar_t v;
             describe(z, z, &diag[i], &v);
             const int rl = v.vert == GALE_OUT_2D ? 1 : v.vert == GALE_OUT_LAYERS ? nl : nl + 1;
             bytes += (v.loc == GALE_OUT_EDGE ? edges : faces) * rl * (long long)sizeof(double);
-            mask |= 1u << (i < 31 ? i : 31);
         }
         if (!bytes) continue;
-        int k = 0; /* output times of the same variables form one phase */
-        while (k < p->nphases && (p->phase[k].mask != mask || p->phase[k].bytes != bytes)) k++;
+        /* output times of the same fields form one phase: those due at s and
+         * at the phase's first step are the same */
+        int k = 0;
+        for (; k < p->nphases; k++) {
+            int i = 0;
+            while (i < nd && !(s % diag[i].period) == !(p->phase[k].first_step % diag[i].period)) i++;
+            if (i == nd) break;
+        }
         if (k == p->nphases) {
             if (k == GALE_OUTPUT_MAX_PHASES) {
                 gale_free(z);
@@ -309,7 +313,7 @@ int gale_output_plan(const gale_config_t *c, gale_output_plan_t *p)
                 GALE_ERROR(GALE_ERR_INPUT, "[diagnostics] fields: more than %d different sets of "
                            "fields due together", GALE_OUTPUT_MAX_PHASES);
             }
-            p->phase[k] = (gale_output_phase_t){.mask = mask, .bytes = bytes, .first_step = s};
+            p->phase[k] = (gale_output_phase_t){.bytes = bytes, .first_step = s};
             for (int i = 0; i < nd; i++) {
                 if (s % diag[i].period) continue;
                 gale_outvar_t v;

@@ -111,6 +111,20 @@ def split_args(s):
     return out
 
 
+def macro_calls(d, name):
+    """The calls name(...) in the body of macro d (a Define), as (their
+    arguments, whitespace folded; the line each starts on)."""
+    text, starts = "", []
+    for ln, t in sorted(d.body.items()):
+        starts.append((len(text), ln))
+        text += t + "\n"
+    for m in re.finditer(r"\b%s\s*\(" % name, text):
+        close = match_paren(text, m.end() - 1)
+        if close >= 0:
+            yield (split_args(re.sub(r"\s+", " ", text[m.end():close])),
+                   max(ln for pos, ln in starts if pos <= m.start()))
+
+
 def substitute(text, params, args):
     """Macro parameter substitution on one line of a macro body (## pasting,
     # stringising); the real preprocessor expands the rest later."""
@@ -416,16 +430,7 @@ class Inventory:
             d = self.defines.get(grp)
             if d is None:
                 continue
-            text, starts = "", []
-            for ln, t in sorted(d.body.items()):
-                starts.append((len(text), ln))
-                text += t + "\n"
-            for m in re.finditer(r"\bK\s*\(", text):
-                close = match_paren(text, m.end() - 1)
-                if close < 0:
-                    continue
-                args = split_args(re.sub(r"\s+", " ", text[m.end():close]))
-                line = max(ln for pos, ln in starts if pos <= m.start())
+            for args, line in macro_calls(d, "K"):
                 rows.append({"name": args[0], "space": args[1], "args": args, "calls": args[-2:],
                              "file": d.file, "path": d.path, "line": line})
         return rows
@@ -434,24 +439,11 @@ class Inventory:
         """The fused groups (docs/fusion.md), in declaration order: GROUPS'
         G(name, category, ((kernel), ...)) with the line each starts on."""
         d = self.defines.get(GROUPS)
-        rows = []
         if d is None:
-            return rows
-        text, starts = "", []
-        for ln, t in sorted(d.body.items()):
-            starts.append((len(text), ln))
-            text += t + "\n"
-        for m in re.finditer(r"\bG\s*\(", text):
-            close = match_paren(text, m.end() - 1)
-            if close < 0:
-                continue
-            args = split_args(re.sub(r"\s+", " ", text[m.end():close]))
-            if len(args) < 3:
-                continue
-            rows.append({"name": args[0], "category": args[1],
-                         "kernels": re.findall(r"\(\s*(\w+)\s*\)", args[2]),
-                         "file": d.file, "line": max(ln for pos, ln in starts if pos <= m.start())})
-        return rows
+            return []
+        return [{"name": args[0], "category": args[1],
+                 "kernels": re.findall(r"\(\s*(\w+)\s*\)", args[2]), "file": d.file, "line": line}
+                for args, line in macro_calls(d, "G") if len(args) >= 3]
 
     def row_at(self, sf, line):
         """The kernel row written at line `line` of SourceFile sf, or None."""
