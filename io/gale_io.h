@@ -23,9 +23,11 @@ extern const char *const gale_io_output_names[];
 void gale_io_version(char *buf, size_t n);
 
 /* GALE_IO_FAULT=enospc@N (N >= 1) makes the process's N-th write to an
- * output file fail as a full disk would (docs/output.md). Parses spec (NULL
- * or "" = no fault, *nth = 0); GALE_ERR_INPUT if malformed. No HDF5. */
-int gale_io_fault_parse(const char *spec, long *nth);
+ * output file fail as a full disk would; kill@N kills the process there, as
+ * a rank that dies (docs/output.md). Parses spec (NULL or "" = no fault,
+ * *nth = 0; *die, if not NULL, set for kill); GALE_ERR_INPUT if malformed.
+ * No HDF5. */
+int gale_io_fault_parse(const char *spec, long *nth, int *die);
 
 /* ---- the output writer (io/writer.c) ----
  *
@@ -75,6 +77,11 @@ typedef struct {
     int nvars;
     const gale_outvar_t *vars;
     const char *config_text;   /* stored in every file */
+    /* I/O servers: the clients' writer sends its pieces to the servers
+     * instead of writing them (NULL: it writes); a server's writer with
+     * no_mesh set leaves mesh.nc to the first pool's */
+    const struct gale_io_link *link;
+    int no_mesh;
 } gale_writer_opts_t;
 
 typedef struct gale_writer gale_writer_t;
@@ -112,6 +119,11 @@ typedef struct {
                             * aggregated: the group's writer writes them) */
     int nfiles;
     const char *files;     /* their names, each followed by '\n' */
+    int full_waits;        /* client: the times it found the ring full */
+    double t_ref;          /* the common start the times above count from (gale_wtime) */
+    /* I/O servers: the first client of each server holds its bytes, files,
+     * first open and last close above, and its writer's times here */
+    double t_server_writing, t_server_life;
 } gale_writer_stats_t;
 /* Collective: writes everything handed over, stops the thread. After it the
  * writer takes no more output; stats and gale_writer_exec still work. */
@@ -119,5 +131,45 @@ int gale_writer_finish(gale_writer_t *w);
 void gale_writer_stats(const gale_writer_t *w, gale_writer_stats_t *s);
 /* Finishes if needed (collective then) and frees; *w = NULL. */
 void gale_writer_free(gale_writer_t **w);
+
+/* ---- I/O servers (io/server.c; docs/output.md, "I/O servers") ----
+ *
+ * [io] servers ranks of the job leave the model and write its output, as
+ * XIOS's servers do: every model rank (a client) sends its pieces of each
+ * output time to one server of the pool whose turn it is (output times go
+ * to the [io] pools in turn, each pool writing whole files), out of its
+ * writer's ring (the client buffer), and waits only when that is full. A
+ * pool's servers gather their clients' rows and write the shared layout's
+ * file together with gale's writer: the same variables and values as the
+ * shared mode's. */
+enum { GALE_SERVERS_SPREAD = 0, GALE_SERVERS_LAST = 1 };
+typedef struct gale_io_link {
+    MPI_Comm link;         /* a duplicate of the job's communicator: clients and servers */
+    int servers, pools, nclients;
+    int *server_rank;      /* [servers] their ranks in link; pool p holds p*S/P .. */
+    int *client_rank;      /* [nclients] the clients' ranks in link, in model rank order */
+    int is_server, index;  /* this rank: a server (index: its number) or a client (model rank) */
+    int connected;         /* a client's writer reached the servers */
+} gale_io_link_t;
+/* Collective over job. With servers = 0 *sub is a duplicate of job and l
+ * says so (l->servers = 0). Otherwise the ranks placed as servers (spread:
+ * the last rank of each of `servers` equal blocks of the job's ranks; last:
+ * the job's last ranks) get *sub = their own communicator and is_server,
+ * the others *sub = the model's. GALE_ERR_INPUT on every rank when no
+ * client would be left. */
+int gale_io_split(MPI_Comm job, int servers, int pools, int placement, gale_io_link_t *l,
+                  MPI_Comm *sub);
+/* On server ranks, collective over them (comm): serves the clients until
+ * they stop. o holds the [io] settings of the servers' writers (dir, hints,
+ * buffers, synchronous); the mesh, rows and variables come from the
+ * clients. Returns the clients' final status (gale_io_release), or
+ * GALE_ERR_OUTPUT when this server's output failed and abort is 1. */
+int gale_io_serve(gale_io_link_t *l, MPI_Comm comm, const gale_writer_opts_t *o, int abort);
+/* On the clients, after the run and after the writer was freed: the
+ * servers learn the run's status (and that no output comes, if no writer
+ * reached them). The clients' status is the same on all (a collective
+ * error or none): client 0 sends it. */
+int gale_io_release(gale_io_link_t *l, int status);
+void gale_io_link_free(gale_io_link_t *l);
 
 #endif

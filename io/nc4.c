@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5_hl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,27 +129,38 @@ static const void *default_fill(gale_nc4_type_t t)
 
 /* ---- fault injection (GALE_IO_FAULT) ---- */
 
-int gale_io_fault_parse(const char *spec, long *nth)
+int gale_io_fault_parse(const char *spec, long *nth, int *die)
 {
     char *end;
     *nth = 0;
+    if (die) *die = 0;
     if (!spec || !*spec) return GALE_OK;
-    if (strncmp(spec, "enospc@", 7) != 0) return GALE_ERR_INPUT;
+    const int k = strncmp(spec, "kill@", 5) == 0;
+    if (!k && strncmp(spec, "enospc@", 7) != 0) return GALE_ERR_INPUT;
+    if (die) *die = k;
     errno = 0;
-    long n = strtol(spec + 7, &end, 10);
+    long n = strtol(spec + (k ? 5 : 7), &end, 10);
     if (errno || *end || n < 1) return GALE_ERR_INPUT;
     *nth = n;
     return GALE_OK;
 }
 
-/* Counts this process's writes; the N-th fails as a full disk would. It sits
- * where a real write error surfaces (before H5Dwrite), so the error takes the
- * same path. Only the thread that owns HDF5 gets here, so no lock. */
+/* Counts this process's writes; the N-th fails as a full disk would, or
+ * (kill@N) the process dies there as a crashed rank does. It sits where a
+ * real write error surfaces (before H5Dwrite), so the error takes the same
+ * path. Only the thread that owns HDF5 gets here, so no lock. */
 static int fault_check(const gale_nc4_t *f, const var_t *v)
 {
     static long nth = -1, count = 0;
-    if (nth < 0 && gale_io_fault_parse(getenv("GALE_IO_FAULT"), &nth) != GALE_OK) nth = 0;
+    static int die = 0;
+    if (nth < 0 && gale_io_fault_parse(getenv("GALE_IO_FAULT"), &nth, &die) != GALE_OK) nth = 0;
     if (nth == 0 || ++count != nth) return GALE_OK;
+    if (die) {
+        fprintf(stderr, "gale: [rank %d] killed writing '%s' to %s (injected by GALE_IO_FAULT=%s)\n",
+                gale_log_rank(), v->name, f->tmp, getenv("GALE_IO_FAULT"));
+        fflush(stderr);
+        raise(SIGKILL);
+    }
     return gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__,
                             "H5Dwrite of '%s' to %s failed: %s (injected by GALE_IO_FAULT=%s)",
                             v->name, f->tmp, strerror(ENOSPC), getenv("GALE_IO_FAULT"));

@@ -13,7 +13,9 @@
  *    HDF5 over MPI-IO with the [io] hints), each its rows in gid order;
  *  - per_rank: each writer its own file with the serial driver;
  *  - aggregated: the writers of a group send their pieces to the group
- *    leader's writer, which writes the group's file.
+ *    leader's writer, which writes the group's file;
+ *  - to I/O servers ([io] servers): the writer sends each piece to its
+ *    server (io/server.c) and frees it once sent; the servers write.
  * Every rank hands over the same sequence of pieces, so the writers' MPI
  * calls match without any extra coordination.
  *
@@ -24,6 +26,7 @@
  * group writers fail on their own, but keep taking part in the group's
  * messages so that no other writer waits for them. */
 #include "gale_io.h"
+#include "gale_ioserver.h"
 #include "gale_nc4.h"
 #include "gale_outfile.h"
 
@@ -92,6 +95,7 @@ struct gale_writer {
     void *exec_arg;
     int exec_status, exec_done;
     int failed; /* under mu */
+    gale_ioclient_t *cl; /* I/O servers: the writer sends instead */
     /* writer side */
     hid_t fapl;
     gale_outfile_t of;
@@ -145,27 +149,13 @@ static void local_error(gale_writer_t *w)
     else set_failed(w);
 }
 
-/* Waits for requests by polling with short sleeps: MPICH's blocking waits
- * spin, and a writer spinning while it waits for the other ranks' writers
- * would take its core from the model. */
-static int wait_all(int n, MPI_Request *req)
-{
-    int done = 0;
-    MPI_Status st[n + 1];
-    while (!done) {
-        if (MPI_Testall(n, req, &done, st) != MPI_SUCCESS) return GALE_ERR_MPI;
-        if (!done) nanosleep(&(struct timespec){0, 50000}, NULL);
-    }
-    return GALE_OK;
-}
-
 /* Shared mode: 1 if no writer has an error pending; else every writer fails. */
 static int agree(gale_writer_t *w)
 {
     int bad = w->pending, out = 1;
     MPI_Request req;
     if (MPI_Iallreduce(&bad, &out, 1, MPI_INT, MPI_MAX, w->comm, &req) != MPI_SUCCESS ||
-        wait_all(1, &req) != GALE_OK)
+        gale_io_wait(1, &req) != GALE_OK)
         out = 1;
     bad = out;
     if (!bad) return 1;
@@ -330,7 +320,7 @@ static int put_group(gale_writer_t *w, const piece_t *p, const double *data)
         MPI_Request req;
         if (p->nrows > 0 &&
             (MPI_Isend(data, (int)(p->nrows * rl), MPI_DOUBLE, 0, 0, w->gcomm, &req) != MPI_SUCCESS ||
-             wait_all(1, &req) != GALE_OK))
+             gale_io_wait(1, &req) != GALE_OK))
             GALE_ERROR(GALE_ERR_MPI, "sending output rows to the group's writer failed");
         return GALE_OK;
     }
@@ -359,7 +349,7 @@ static int put_group(gale_writer_t *w, const piece_t *p, const double *data)
             off += (size_t)(rows[m] * rl);
         }
     }
-    if (wait_all(nreq, req) != GALE_OK)
+    if (gale_io_wait(nreq, req) != GALE_OK)
         GALE_ERROR(GALE_ERR_MPI, "receiving output rows from the group failed");
     if (!w->open) return GALE_OK; /* failed earlier: the messages still had to be taken */
     for (int m = 0; m < w->gsize; m++) {
@@ -432,10 +422,24 @@ static void on_end(gale_writer_t *w)
     }
 }
 
+/* I/O servers: the piece goes to the server; a failure the server reported
+ * is this writer's (the clients agree on it as on their own). */
+static void send_piece(gale_writer_t *w, piece_t *p)
+{
+    int st = GALE_OK;
+    if (p->kind == P_BEGIN) st = gale_ioclient_begin(w->cl, p->step, p->time, p->nfv, p->fvars);
+    else if (p->kind == P_DATA) {
+        st = gale_ioclient_data(w->cl, (const double *)(w->ring + p->off), p->nrows * rowlen(w, p->var));
+        if (st == GALE_OK) w->s.data_bytes += p->nrows * rowlen(w, p->var) * (int64_t)sizeof(double);
+    }
+    if (st != GALE_OK || gale_ioclient_failed(w->cl)) set_failed(w);
+}
+
 static void process(gale_writer_t *w, piece_t *p)
 {
     double t = gale_wtime();
-    if (p->kind == P_BEGIN) on_begin(w, p);
+    if (w->cl) send_piece(w, p);
+    else if (p->kind == P_BEGIN) on_begin(w, p);
     else if (p->kind == P_DATA) on_data(w, p, (const double *)(w->ring + p->off));
     else on_end(w);
     w->s.t_writing += gale_wtime() - t;
@@ -463,6 +467,7 @@ static void writer_start(gale_writer_t *w)
     const int shared = w->o.mode == GALE_WRITER_SHARED;
     w->t_life0 = gale_wtime();
     GALE_H5(H5Eset_auto2(H5E_DEFAULT, NULL, NULL));
+    if (w->cl) return; /* the servers write the files and the mesh */
     GALE_H5(w->fapl = H5Pcreate(H5P_FILE_ACCESS));
     if (shared) {
         GALE_H5(H5Pset_fapl_mpio(w->fapl, w->comm, w->info));
@@ -473,7 +478,7 @@ static void writer_start(gale_writer_t *w)
     }
     if (w->o.alignment > 0)
         GALE_H5(H5Pset_alignment(w->fapl, (hsize_t)w->o.alignment, (hsize_t)w->o.alignment));
-    if ((!shared || w->o.xdmf) && w->rank == 0) {
+    if ((!shared || w->o.xdmf) && w->rank == 0 && !w->o.no_mesh) {
         double t = gale_wtime();
         gale_io_grid3d_t g = {w->o.nlev, w->o.z_if,
                               gale_outfile_exaggeration(w->o.cs->radius, w->o.z_if[w->o.nlev])};
@@ -497,7 +502,18 @@ done:
  * pending error (every writer gets here after the same pieces). */
 static void writer_stop(gale_writer_t *w)
 {
-    if (w->o.mode == GALE_WRITER_SHARED && !gale_writer_failed(w)) agree(w);
+    if (w->cl) {
+        char *files = NULL;
+        int failed = 0;
+        /* the servers' bytes were counted; their files are counted here */
+        if (gale_ioclient_stop(w->cl, &w->s, &files, &failed) != GALE_OK || failed) set_failed(w);
+        for (char *f = files, *nl; f && *f; f = nl + 1) {
+            if (!(nl = strchr(f, '\n'))) break;
+            *nl = '\0';
+            record_file(w, f, 0);
+        }
+        free(files);
+    } else if (w->o.mode == GALE_WRITER_SHARED && !gale_writer_failed(w)) agree(w);
     if (w->fapl >= 0) H5Pclose(w->fapl);
     w->fapl = H5I_INVALID_HID;
     w->s.t_writer_life = gale_wtime() - (w->threaded ? w->t_life0 : w->t_create);
@@ -561,6 +577,7 @@ static int add_piece(gale_writer_t *w, const piece_t *p, size_t bytes, piece_t *
     size_t span = off == 0 && w->head ? w->cap - w->head + bytes : bytes;
     if (w->used + span > w->cap || w->qn - w->qdone >= QCAP) {
         double t = gale_wtime();
+        w->s.full_waits++;
         while (w->used + span > w->cap || w->qn - w->qdone >= QCAP)
             pthread_cond_wait(&w->cv_free, &w->mu);
         w->s.t_blocked += gale_wtime() - t;
@@ -792,8 +809,10 @@ int gale_writer_create(gale_writer_t **wp, const gale_writer_opts_t *o, MPI_Comm
         GALE_ERROR(GALE_ERR_MEM, "cannot allocate %d output buffers of %g MiB",
                    w->threaded ? o->nbuffers : 1, o->buffer_mib);
 
-    if (o->mode == GALE_WRITER_AGGREGATED) GALE_CALL(setup_groups(w));
-    if (o->mode == GALE_WRITER_SHARED) {
+    if (o->link) GALE_CALL(gale_ioclient_connect(&w->cl, o->link, &w->o, w->cell_gid, w->edge_gid,
+                                                 w->rpp, w->npieces));
+    else if (o->mode == GALE_WRITER_AGGREGATED) GALE_CALL(setup_groups(w));
+    else if (o->mode == GALE_WRITER_SHARED) {
         static const char *const cbw[3] = {NULL, "enable", "disable"};
         GALE_MPI(MPI_Info_create(&w->info));
         GALE_CALL(set_hint(w->info, "cb_nodes", o->cb_nodes));
@@ -805,7 +824,7 @@ int gale_writer_create(gale_writer_t **wp, const gale_writer_opts_t *o, MPI_Comm
     /* A common start, so that first-open and last-close times compare
      * across ranks (the write rate spans all of them). */
     GALE_MPI(MPI_Barrier(w->comm));
-    w->t_ref = gale_wtime();
+    w->t_ref = w->s.t_ref = gale_wtime();
     w->started = 1;
     if (w->threaded) {
         if (pthread_create(&w->thread, NULL, thread_main, w) != 0) {
@@ -835,6 +854,7 @@ void gale_writer_free(gale_writer_t **wp)
     for (long i = w->qdone; w->q && i < w->qn; i++) free(w->q[i % QCAP].fvars);
     gale_free(w->q);
     free(w->ring);
+    gale_ioclient_free(&w->cl);
     for (int l = 0; l < 2; l++) {
         gale_free(w->mrows[l]);
         gale_free(w->moff[l]);

@@ -46,3 +46,15 @@ add_test(NAME output_paths
          COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_paths.py ${GALE_MPIEXEC}
                  ${GALE_EXE} ${CMAKE_CURRENT_BINARY_DIR}/paths)
 set_tests_properties(output_paths PROPERTIES LABELS "mpi;bad-input;io;sanitize" TIMEOUT 300 PROCESSORS 2)
+
+# I/O servers (docs/output.md, "I/O servers"): 1 to 3 clients a server, pools,
+# the job's last ranks, against the shared mode value for value; a full client
+# buffer; a server's full disk and a killed server; refused settings. 3 to 5
+# ranks: oversubscribed here.
+foreach(case values full faults refused)
+  add_test(NAME output_servers_${case}
+           COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_ioserver.py ${GALE_EXE}
+                   ${GALE_MPIEXEC} ${GALE_OUTPUT_WORK}/servers_${case} ${case})
+  set_tests_properties(output_servers_${case} PROPERTIES LABELS "mpi;io" TIMEOUT 300 PROCESSORS 2)
+endforeach()
+set_tests_properties(output_servers_refused PROPERTIES LABELS "mpi;io;bad-input")

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 static char tmpdir[] = "/tmp/gale_test_config_XXXXXX";
-static char out[16384]; /* what the last captured call printed */
+static char out[32768]; /* what the last captured call printed */
 
 /* Writes text to tmpdir/name; returns the path (valid until the next call). */
 /* n bytes of text (a NUL included) as a file in tmpdir. */

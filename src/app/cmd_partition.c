@@ -87,6 +87,15 @@ static double memory_estimate(int n, int nlev, int P, int depth)
     return gale_model_memory_estimate(&c, P);
 }
 
+/* An I/O server's, serving P model ranks: 0 without servers */
+static double server_estimate(int n, int nlev, int P)
+{
+    if (!run_cfg) return 0;
+    gale_config_t c = *run_cfg;
+    c.mesh.n = n, c.extrusion.levels = nlev;
+    return gale_model_server_memory_estimate(&c, P);
+}
+
 static const char *estimate_of(void)
 {
     return !run_cfg ? "default solver, no output" : run_cfg->source[0] ? run_cfg->source
@@ -124,6 +133,9 @@ static void print_table(int n, const gale_cs_t *cs, const gale_partition_t *part
     printf("  messages per cell-field exchange     %.0f (all ranks)\n", st->total_messages);
     printf("  memory per rank for gale run         %.1f MiB (estimate: %s)\n",
            memory_estimate(n, st->nlev, st->nranks, st->depth) / mib, estimate_of());
+    if (run_cfg && run_cfg->io.servers > 0)
+        printf("  memory per I/O server                %.1f MiB (%d more ranks: [io] servers)\n",
+               server_estimate(n, st->nlev, st->nranks) / mib, run_cfg->io.servers);
     printf("  time                                 %.2f s\n", secs);
 }
 
@@ -161,7 +173,8 @@ static void print_json(int n, const gale_partition_t *part, const gale_part_stat
            "\"memory_estimate_bytes_per_rank\": %.0f, \"memory_estimate_of\": ",
            st->imbalance, st->total_messages, memory_estimate(n, st->nlev, st->nranks, st->depth));
     json_text(estimate_of());
-    printf(", \"seconds\": %.3f}\n", secs);
+    printf(", \"memory_estimate_bytes_per_io_server\": %.0f, \"seconds\": %.3f}\n",
+           server_estimate(n, st->nlev, st->nranks), secs);
 }
 
 int gale_cmd_partition(int argc, char **argv)

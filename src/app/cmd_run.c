@@ -408,14 +408,14 @@ static int emulate_setup(const gale_config_t *c, MPI_Comm comm)
 
 /* The run after set-up: restart, time loop, summary and report. */
 static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp, MPI_Comm comm,
-                     int rank, const double triad[3])
+                     int rank, const double triad[3], const gale_io_link_t *link)
 {
     const gale_config_t cfg = m->cfg;
     const double triad_gbs = triad[0], triad_mib = triad[1], triad_s = triad[2];
     m->setup_s += triad_s; /* the roofline's triad is part of the set-up */
     print_header(m);
     GALE_CALL(gale_restart_setup(m, a->restart));
-    GALE_CALL(gale_output_init(outp, m));
+    GALE_CALL(gale_output_init(outp, m, link));
     gale_output_t *out = *outp;
     const int steps = m->steps, every = cfg.logging.progress_every;
     gale_timer_reset();
@@ -479,10 +479,30 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
     return status;
 }
 
-static int run(const run_args_t *a, MPI_Comm comm, int rank)
+/* The model's ranks: set-up, the run, and the writer stopped whatever
+ * happened. */
+static int run_clients(const run_args_t *a, gale_config_t *cfg, MPI_Comm comm, int rank,
+                       const gale_io_link_t *link)
+{
+    GALE_CALL(emulate_setup(cfg, comm));
+    double triad[3];
+    GALE_CALL(roofline_triad(cfg, comm, &triad[0], &triad[1], &triad[2]));
+    gale_model_t m;
+    gale_output_t *out = NULL;
+    /* whatever happens next, a set-up that fails part-way included, the
+     * writer thread is stopped (no temporary file left, no HDF5 call racing
+     * MPI_Finalize) and the model freed (set-up zeroes it first) */
+    int st = gale_model_setup(&m, cfg, comm);
+    if (st == GALE_OK) st = run_model(a, &m, &out, comm, rank, triad, link);
+    gale_output_free(&out);
+    gale_model_free(&m);
+    return st;
+}
+
+static int run(const run_args_t *a, MPI_Comm job, int rank)
 {
     gale_config_t cfg;
-    GALE_CALL(gale_config_load(&cfg, a->config, a->noverrides, a->overrides, comm));
+    GALE_CALL(gale_config_load(&cfg, a->config, a->noverrides, a->overrides, job));
     gale_log_setup(rank, cfg.logging.level);
     /* The writer thread calls MPI beside the model's halo exchanges: that
      * needs MPI_THREAD_MULTIPLE, which some libraries grant only when asked
@@ -496,19 +516,21 @@ static int run(const run_args_t *a, MPI_Comm comm, int rank)
                                 "written on the model thread ([io] synchronous = true)");
         cfg.io.synchronous = 1;
     }
-    GALE_CALL(gale_output_check_paths(&cfg, a->report, comm));
-    GALE_CALL(emulate_setup(&cfg, comm));
-    double triad[3];
-    GALE_CALL(roofline_triad(&cfg, comm, &triad[0], &triad[1], &triad[2]));
-    gale_model_t m;
-    gale_output_t *out = NULL;
-    /* whatever happens next, a set-up that fails part-way included, the
-     * writer thread is stopped (no temporary file left, no HDF5 call racing
-     * MPI_Finalize) and the model freed (set-up zeroes it first) */
-    int st = gale_model_setup(&m, &cfg, comm);
-    if (st == GALE_OK) st = run_model(a, &m, &out, comm, rank, triad);
-    gale_output_free(&out);
-    gale_model_free(&m);
+    GALE_CALL(gale_output_check_paths(&cfg, a->report, job));
+    /* [io] servers: those ranks leave the model and serve its output */
+    gale_io_link_t link;
+    MPI_Comm comm;
+    GALE_CALL(gale_io_split(job, cfg.io.servers, cfg.io.pools, cfg.io.server_placement, &link, &comm));
+    int st;
+    if (link.is_server) {
+        st = gale_output_serve(&cfg, &link, comm);
+    } else {
+        st = run_clients(a, &cfg, comm, rank, &link);
+        const int rs = gale_io_release(&link, st);
+        if (st == GALE_OK) st = rs;
+    }
+    MPI_Comm_free(&comm);
+    gale_io_link_free(&link);
     return st;
 }
 

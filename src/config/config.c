@@ -168,6 +168,35 @@ static int check_whole(const gale_config_t *c)
                    "buffer_mib is at most %d MiB (1 TiB)", a, b,
                    c->io.buffers * c->io.buffer_mib, GALE_RING_MAX_MIB);
     }
+    /* I/O servers write the shared layout, whole files per pool; the client
+     * buffer is theirs */
+    if (c->io.servers > 0 && strcmp(gale_config_choice("io", "mode", c->io.mode), "shared") != 0) {
+        gale_config_origin(c, "io", "servers", a, sizeof a);
+        gale_config_origin(c, "io", "mode", b, sizeof b);
+        GALE_ERROR(GALE_ERR_INPUT, "%s with %s: I/O servers write the shared layout (one file an "
+                   "output time); use [io] mode = shared", a, b);
+    }
+    if (c->io.servers > 0 && c->io.servers % c->io.pools != 0) {
+        gale_config_origin(c, "io", "servers", a, sizeof a);
+        gale_config_origin(c, "io", "pools", b, sizeof b);
+        GALE_ERROR(GALE_ERR_INPUT, "%s with %s: the servers must divide into pools of equal size",
+                   a, b);
+    }
+    static const char *const server_keys[2] = {"pools", "buffer_size"};
+    const int server_set[2] = {c->io.pools != 1, c->io.buffer_size != 0};
+    for (int i = 0; i < 2; i++)
+        if (c->io.servers == 0 && server_set[i]) {
+            gale_config_origin(c, "io", server_keys[i], a, sizeof a);
+            GALE_ERROR(GALE_ERR_INPUT, "%s applies to I/O servers only: set [io] servers > 0 (the "
+                       "writers' ring is [io] buffers x buffer_mib)", a);
+        }
+    if (c->io.buffer_size > 0 && c->io.buffer_size / c->io.buffers < (c->extrusion.levels + 1) * 8) {
+        gale_config_origin(c, "io", "buffer_size", a, sizeof a);
+        gale_config_origin(c, "io", "buffers", b, sizeof b);
+        GALE_ERROR(GALE_ERR_INPUT, "%s with %s: a piece of %d bytes cannot hold one column of "
+                   "%d levels (%d bytes)", a, b, c->io.buffer_size / c->io.buffers,
+                   c->extrusion.levels + 1, (c->extrusion.levels + 1) * 8);
+    }
     GALE_CALL(gale_output_check_fields(c));
     /* LFRic's transport methods that gale's method of lines does not
      * implement: refused unless the user lets it stand in for them */

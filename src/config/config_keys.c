@@ -274,6 +274,18 @@ const gale_key_t gale_keys[] = {
      "HDF5 H5Pset_alignment in bytes for objects of at least that size (0: HDF5 default)"},
     {"io", "chunk_columns", GALE_KT_INT, OFF(io.chunk_columns), "0", 0, 2147483647, NULL,
      "HDF5 chunking of output variables in columns (0: contiguous)"},
+    {"io", "servers", GALE_KT_INT, OFF(io.servers), "0", 0, 1000000, NULL,
+     "ranks of the job that are I/O servers, out of the model's partition, writing its shared "
+     "files as XIOS's servers do (0: every rank writes through its own writer thread)"},
+    {"io", "server_placement", GALE_KT_ENUM, OFF(io.server_placement), "spread", 0, 0,
+     "spread|last", "I/O servers: the last rank of each of [io] servers equal blocks of the job's "
+     "ranks (one per node under block placement), or the job's last ranks"},
+    {"io", "pools", GALE_KT_INT, OFF(io.pools), "1", 1, 64, NULL,
+     "I/O servers: pools they form (XIOS's pools); output times go to the pools in turn, each "
+     "pool writing whole files"},
+    {"io", "buffer_size", GALE_KT_INT, OFF(io.buffer_size), "0", 0, 2147483647, NULL,
+     "I/O servers: each client's buffer in bytes, in [io] buffers pieces (0: buffers x "
+     "buffer_mib); the servers' writers keep buffers x buffer_mib"},
 
     {"diagnostics", "fields", GALE_KT_STRING, OFF(diagnostics.fields), "", 0, 0, NULL,
      "comma-separated output fields NAME[@PERIOD], PERIOD in steps or with s/min/h for model time "

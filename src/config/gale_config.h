@@ -124,6 +124,7 @@ typedef struct {
         double buffer_mib;
         int on_error, xdmf, cb_nodes, cb_buffer_size, romio_cb_write, striping_factor,
             striping_unit, alignment, chunk_columns;
+        int servers, server_placement, pools, buffer_size; /* I/O servers (io/server.c) */
     } io;
     struct { char fields[GALE_STR]; int period; } diagnostics;
     struct { int period; char dir[GALE_STR]; } checkpoint;

@@ -84,6 +84,9 @@ int gale_model_setup(gale_model_t *m, const gale_config_t *cfg, MPI_Comm comm);
  * the node's available memory divided by its ranks, unless [run]
  * allow_overcommit. */
 double gale_model_memory_estimate(const gale_config_t *cfg, int nranks);
+/* The same for an I/O server rank ([io] servers) serving nclients model
+ * ranks; 0 without servers or output. */
+double gale_model_server_memory_estimate(const gale_config_t *cfg, int nclients);
 /* Serial. The halo depth of cfg's local numbering: [halo] depth, at least 2
  * for the transport cases and the nonlinear core (their stencils read two
  * cells out). Fails (GALE_ERR_INPUT) on a [transport] wind the case refuses. */

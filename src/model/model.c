@@ -343,6 +343,47 @@ int gale_model_halo_depth(const gale_config_t *cfg, int *depth)
     return GALE_OK;
 }
 
+/* The output fields' width in cell columns (u lives on edges: two per
+ * cell), all of them and the widest. */
+static void output_columns(const gale_config_t *cfg, double *nf, double *widest)
+{
+    *nf = 0, *widest = 1;
+    for (const char *c = cfg->diagnostics.fields; *c;) {
+        c += strspn(c, " ,");
+        const size_t len = strcspn(c, " ,@");
+        const double w = len == 1 && *c == 'u' ? 2 : 1;
+        if (len) *nf += w, *widest = w > *widest ? w : *widest;
+        c += len;
+        c += strcspn(c, ",");
+    }
+}
+
+/* A piece of the ring: with I/O servers and [io] buffer_size, the client
+ * buffer in [io] buffers pieces. */
+static double piece_bytes(const gale_config_t *cfg)
+{
+    return cfg->io.servers > 0 && cfg->io.buffer_size > 0
+               ? (double)cfg->io.buffer_size / cfg->io.buffers
+               : cfg->io.buffer_mib * 1048576;
+}
+
+double gale_model_server_memory_estimate(const gale_config_t *cfg, int nclients)
+{
+    if (cfg->io.servers <= 0 || !gale_config_output_on(cfg)) return 0;
+    /* a server's clients share the mesh with the other servers of its
+     * pool: their rows' ids (16 bytes a row), the largest field gathered
+     * whole (io/server.c), its own writer's ring as far as one output time
+     * fills it, HDF5 and ROMIO's buffers */
+    const double spp = cfg->io.servers / cfg->io.pools, n = cfg->mesh.n, nl = cfg->extrusion.levels;
+    const double cols = 6 * n * n / (spp < nclients ? spp : nclients), col = cols * (nl + 1) * 8;
+    double nf, widest;
+    output_columns(cfg, &nf, &widest);
+    const double once = nf * col, cap = cfg->io.buffer_mib * 1048576;
+    const int nbuf = cfg->io.synchronous ? 1 : cfg->io.buffers;
+    return 24.0 * 1048576 + 48 * 6 * n * n + cols * 3 * 16 + widest * col +
+           nbuf * (once < cap ? once : cap) + 20.0 * 1048576;
+}
+
 double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
 {
     /* Coefficients from peak resident sizes (docs/memory.md): per global
@@ -396,18 +437,10 @@ double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
      * aggregated, the group's writer also gathers a piece (at most a
      * buffer) of the largest field from each other rank of its group (all
      * ranks stand in for a node's with aggregators = 0) */
-    const char *fl = cfg->diagnostics.fields;
     if (gale_config_output_on(cfg)) {
-        double nf = 0, widest = 1; /* in cell columns: u lives on edges, two per cell */
-        for (const char *c = fl; *c;) {
-            c += strspn(c, " ,");
-            const size_t len = strcspn(c, " ,@");
-            const double w = len == 1 && *c == 'u' ? 2 : 1;
-            if (len) nf += w, widest = w > widest ? w : widest;
-            c += len;
-            c += strcspn(c, ",");
-        }
-        const double col = local * (nl + 1) * 8, once = nf * col, cap = cfg->io.buffer_mib * 1048576;
+        double nf, widest;
+        output_columns(cfg, &nf, &widest);
+        const double col = local * (nl + 1) * 8, once = nf * col, cap = piece_bytes(cfg);
         const int nbuf = cfg->io.synchronous ? 1 : cfg->io.buffers;
         b += nbuf * (once < cap ? once : cap) +
              (cfg->io.mode == GALE_WRITER_PER_RANK ? 8.0 : 20.0) * 1048576;
@@ -425,7 +458,7 @@ double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
 static double ring_bytes(const gale_config_t *cfg)
 {
     if (!gale_config_output_on(cfg)) return 0;
-    return (cfg->io.synchronous ? 1 : cfg->io.buffers) * cfg->io.buffer_mib * 1048576;
+    return (cfg->io.synchronous ? 1 : cfg->io.buffers) * piece_bytes(cfg);
 }
 
 /* Refuses a run that cannot fit (it would allocate until the machine dies):

@@ -31,6 +31,7 @@ struct gale_output {
     MPI_Comm comm;
     int rank, on_error, mode, synchronous, nbuffers;
     double buffer_mib;
+    int servers, pools, placement, buffer_size; /* I/O servers; the client buffer [bytes] */
     int ndiag;
     diag_t *diag;
     gale_outvar_t *vars;          /* one per diagnostic: the writer's variable ids */
@@ -42,7 +43,8 @@ struct gale_output {
     int reduced;
     double wait[3], busy[3], rate, busy_rate;
     long long bytes, data_bytes;
-    int nfiles;
+    int nfiles, full_waits;
+    double server_busy;           /* the servers' writers: busy share of their life [%] */
     char *files;                  /* rank 0: every rank's file names, '\n'-separated */
 };
 
@@ -358,7 +360,25 @@ static int sort_by_gid(const gale_gid_t *gid, int n, int **perm, gale_gid_t **so
     return GALE_OK;
 }
 
-int gale_output_init(gale_output_t **outp, gale_model_t *m)
+/* The [io] settings of a writer: the model's, or the I/O servers'. */
+static gale_writer_opts_t writer_opts(const gale_config_t *c)
+{
+    return (gale_writer_opts_t){
+        .dir = c->io.dir, .mode = c->io.mode, .aggregators = c->io.aggregators,
+        .synchronous = c->io.synchronous, .nbuffers = c->io.buffers,
+        .buffer_mib = c->io.buffer_mib, .xdmf = c->io.xdmf, .cb_nodes = c->io.cb_nodes,
+        .cb_buffer_size = c->io.cb_buffer_size, .romio_cb_write = c->io.romio_cb_write,
+        .striping_factor = c->io.striping_factor, .striping_unit = c->io.striping_unit,
+        .alignment = c->io.alignment, .chunk_columns = c->io.chunk_columns};
+}
+
+int gale_output_serve(const gale_config_t *c, gale_io_link_t *link, MPI_Comm comm)
+{
+    const gale_writer_opts_t o = writer_opts(c);
+    return gale_io_serve(link, comm, &o, c->io.on_error == GALE_IO_ON_ERROR_ABORT);
+}
+
+int gale_output_init(gale_output_t **outp, gale_model_t *m, const gale_io_link_t *link)
 {
     const gale_config_t *c = &m->cfg;
     gale_output_t *o = calloc(1, sizeof *o);
@@ -372,10 +392,16 @@ int gale_output_init(gale_output_t **outp, gale_model_t *m)
     o->synchronous = c->io.synchronous;
     o->nbuffers = c->io.buffers;
     o->buffer_mib = c->io.buffer_mib;
+    o->servers = c->io.servers;
+    o->pools = c->io.pools;
+    o->placement = c->io.server_placement;
+    /* with servers, the writer's ring is the client buffer, in [io] buffers pieces */
+    o->buffer_size = c->io.buffer_size > 0 ? c->io.buffer_size
+                                           : (int)fmin(c->io.buffers * c->io.buffer_mib * 1048576, 2147483647);
     GALE_CALL(parse_fields(c, &o->diag, &o->ndiag));
     long nth;
-    if (gale_io_fault_parse(getenv("GALE_IO_FAULT"), &nth) != GALE_OK)
-        GALE_ERROR(GALE_ERR_INPUT, "GALE_IO_FAULT = '%s': expected enospc@N with N >= 1",
+    if (gale_io_fault_parse(getenv("GALE_IO_FAULT"), &nth, NULL) != GALE_OK)
+        GALE_ERROR(GALE_ERR_INPUT, "GALE_IO_FAULT = '%s': expected enospc@N or kill@N with N >= 1",
                    getenv("GALE_IO_FAULT"));
     if (o->ndiag == 0) return GALE_OK;
 
@@ -402,16 +428,16 @@ int gale_output_init(gale_output_t **outp, gale_model_t *m)
     char *config = malloc(len + 1);
     if (!config) GALE_ERROR(GALE_ERR_MEM, "out of memory");
     gale_config_dump(c, config, len + 1);
-    gale_writer_opts_t wo = {
-        .dir = c->io.dir, .mode = c->io.mode, .aggregators = c->io.aggregators,
-        .synchronous = c->io.synchronous, .nbuffers = c->io.buffers,
-        .buffer_mib = c->io.buffer_mib, .xdmf = c->io.xdmf, .cb_nodes = c->io.cb_nodes,
-        .cb_buffer_size = c->io.cb_buffer_size, .romio_cb_write = c->io.romio_cb_write,
-        .striping_factor = c->io.striping_factor, .striping_unit = c->io.striping_unit,
-        .alignment = c->io.alignment, .chunk_columns = c->io.chunk_columns, .cs = &m->cs,
-        .nlev = c->extrusion.levels, .z_c = m->z_c, .z_if = m->z_if, .ncell = gale_psy_owned(m->psy, GALE_LOC_CELL),
-        .nedge = gale_psy_owned(m->psy, GALE_LOC_EDGE), .cell_gid = cgid, .edge_gid = egid, .nvars = o->ndiag,
-        .vars = o->vars, .config_text = config};
+    gale_writer_opts_t wo = writer_opts(c);
+    wo.cs = &m->cs;
+    wo.nlev = c->extrusion.levels, wo.z_c = m->z_c, wo.z_if = m->z_if;
+    wo.ncell = gale_psy_owned(m->psy, GALE_LOC_CELL), wo.nedge = gale_psy_owned(m->psy, GALE_LOC_EDGE);
+    wo.cell_gid = cgid, wo.edge_gid = egid;
+    wo.nvars = o->ndiag, wo.vars = o->vars, wo.config_text = config;
+    if (o->servers > 0) {
+        wo.link = link;
+        wo.buffer_mib = o->buffer_size / (double)c->io.buffers / 1048576;
+    }
     int st = gale_writer_create(&o->w, &wo, o->comm);
     free(config);
     gale_free(cgid);
@@ -423,10 +449,16 @@ int gale_output_init(gale_output_t **outp, gale_model_t *m)
     for (int i = 0; i < o->ndiag && used < sizeof list; i++)
         used += (size_t)snprintf(list + used, sizeof list - used, "%s%s@%d", i ? " " : "",
                                  o->vars[i].name, o->diag[i].period);
-    gale_log(GALE_LOG_INFO, "output:    %s, %s (%d x %g MiB buffers) to %s: %s",
-             gale_config_choice("io", "mode", c->io.mode),
-             c->io.synchronous ? "synchronous" : "asynchronous",
-             c->io.synchronous ? 1 : c->io.buffers, c->io.buffer_mib, c->io.dir, list);
+    if (o->servers > 0)
+        gale_log(GALE_LOG_INFO, "output:    %d I/O servers (%s) in %d pools, a client buffer of %d "
+                                "bytes, to %s: %s", o->servers,
+                 gale_config_choice("io", "server_placement", o->placement), o->pools,
+                 o->buffer_size, c->io.dir, list);
+    else
+        gale_log(GALE_LOG_INFO, "output:    %s, %s (%d x %g MiB buffers) to %s: %s",
+                 gale_config_choice("io", "mode", c->io.mode),
+                 c->io.synchronous ? "synchronous" : "asynchronous",
+                 c->io.synchronous ? 1 : c->io.buffers, c->io.buffer_mib, c->io.dir, list);
     return GALE_OK;
 }
 
@@ -605,7 +637,9 @@ int gale_output_finalize(gale_output_t *o)
                  busy_pct = s.t_writer_life > 0 ? 100.0 * s.t_writing / s.t_writer_life : 0;
     GALE_CALL(gale_mmm(o->comm, 1, &wait_pct, &o->wait[0], &o->wait[1], &o->wait[2]));
     GALE_CALL(gale_mmm(o->comm, 1, &busy_pct, &o->busy[0], &o->busy[1], &o->busy[2]));
-    double span[2] = {s.t_first_open < 0 ? 1e300 : s.t_first_open, s.t_last_close}, busy = s.t_writing;
+    /* with servers, what was busy writing is the servers' writers */
+    double span[2] = {s.t_first_open < 0 ? 1e300 : s.t_first_open, s.t_last_close},
+           busy = o->servers > 0 ? s.t_server_writing : s.t_writing;
     long long bytes = s.bytes, data_bytes = s.data_bytes;
     int nfiles = s.nfiles;
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &span[0], 1, MPI_DOUBLE, MPI_MIN, o->comm));
@@ -615,6 +649,12 @@ int gale_output_finalize(gale_output_t *o)
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &data_bytes, 1, MPI_LONG_LONG, MPI_SUM, o->comm));
     o->data_bytes = data_bytes;
     GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &nfiles, 1, MPI_INT, MPI_SUM, o->comm));
+    double srv[2] = {s.t_server_writing, s.t_server_life};
+    int waits = s.full_waits;
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, srv, 2, MPI_DOUBLE, MPI_SUM, o->comm));
+    GALE_MPI(MPI_Allreduce(MPI_IN_PLACE, &waits, 1, MPI_INT, MPI_SUM, o->comm));
+    o->server_busy = srv[1] > 0 ? 100.0 * srv[0] / srv[1] : 0;
+    o->full_waits = waits;
     o->bytes = bytes;
     o->nfiles = nfiles;
     o->rate = span[1] > span[0] ? bytes / 1048576.0 / (span[1] - span[0]) : 0;
@@ -637,11 +677,21 @@ void gale_output_summary(const gale_output_t *o, FILE *f)
 {
     if (o && o->ndiag && !o->reduced) fprintf(f, "io: no output (failed at start-up)\n");
     if (!o || !o->reduced) return;
-    fprintf(f, "io: %s, %s (%d x %g MiB buffers), %d files, %.2f MiB%s\n",
-            gale_config_choice("io", "mode", o->mode),
-            o->synchronous ? "synchronous" : "asynchronous", o->synchronous ? 1 : o->nbuffers,
-            o->buffer_mib, o->nfiles, o->bytes / 1048576.0,
-            o->failed ? ", STOPPED AFTER A FAILURE" : "");
+    if (o->servers > 0)
+        fprintf(f, "io: %d I/O servers (%s, %d pools), a client buffer of %d bytes (%d pieces), "
+                   "%d files, %.2f MiB%s\n", o->servers,
+                gale_config_choice("io", "server_placement", o->placement), o->pools,
+                o->buffer_size, o->nbuffers, o->nfiles, o->bytes / 1048576.0,
+                o->failed ? ", STOPPED AFTER A FAILURE" : "");
+    else
+        fprintf(f, "io: %s, %s (%d x %g MiB buffers), %d files, %.2f MiB%s\n",
+                gale_config_choice("io", "mode", o->mode),
+                o->synchronous ? "synchronous" : "asynchronous", o->synchronous ? 1 : o->nbuffers,
+                o->buffer_mib, o->nfiles, o->bytes / 1048576.0,
+                o->failed ? ", STOPPED AFTER A FAILURE" : "");
+    if (o->servers > 0)
+        fprintf(f, "io: the clients found their buffer full %d times; the servers' writers busy "
+                   "%.2f %% of their life\n", o->full_waits, o->server_busy);
     fprintf(f, "io: client wait %.3f / %.3f / %.3f %%, writer busy %.2f / %.2f / %.2f %% "
                "(min / mean / max over ranks)\n",
             o->wait[0], o->wait[1], o->wait[2], o->busy[0], o->busy[1], o->busy[2]);
@@ -659,6 +709,12 @@ void gale_output_json(const gale_output_t *o, gale_json_t *j)
     gale_json_bool(j, "failed", o->failed);
     gale_json_int(j, "buffers", o->synchronous ? 1 : o->nbuffers);
     gale_json_num(j, "buffer_mib", o->buffer_mib);
+    gale_json_int(j, "servers", o->servers);
+    gale_json_str(j, "server_placement", gale_config_choice("io", "server_placement", o->placement));
+    gale_json_int(j, "pools", o->pools);
+    gale_json_int(j, "buffer_size", o->servers > 0 ? o->buffer_size : 0);
+    gale_json_int(j, "buffer_full_waits", o->full_waits);
+    gale_json_num(j, "server_busy_pct", o->server_busy);
     const char *keys[2] = {"client_wait_pct", "writer_busy_pct"};
     const double *v[2] = {o->wait, o->busy};
     for (int i = 0; i < 2; i++) {
