@@ -2,7 +2,8 @@
 """`gale iobench --ior-proxy` against what runs of the same configuration
 write (docs/iobench.md, "IOR proxies"): for each [io] mode, on 2 ranks, a
 C8 L5 run of 4 steps with u and surface_pressure every step and theta every
-second one, and a checkpoint every 2 steps. The proxy's output phases of the
+second one, and a checkpoint every 2 steps; and with one I/O server on 3
+ranks ([io] servers = 1: the proxy's `servers` layout). The proxy's output phases of the
 run's layout must add up to the run's io.data_bytes and name as many files as
 the run wrote; IOR's bytes (tasks x block) equal them here (the blocks divide
 evenly); each checkpoint file is the proxy's field bytes plus a header of
@@ -23,9 +24,11 @@ config = os.path.join(src, "configs", "baroclinic_wave.ini")
 case = ["--mesh.name=C8", "--extrusion.levels=5", "--timestepping.steps=4",
         "--diagnostics.fields=u,theta@2,surface_pressure", "--diagnostics.period=1",
         "--checkpoint.period=2", "--logging.progress_every=0"]
-modes = {"shared": [], "per_rank": [], "aggregated": ["--io.aggregators=1"]}
+# the run's layout: its overrides and ranks (the job's: a server is one of them)
+modes = {"shared": ([], 2), "per_rank": ([], 2), "aggregated": (["--io.aggregators=1"], 2),
+         "servers": (["--io.servers=1"], 3)}
 names = {"shared": r"gale_\d+\.nc$", "per_rank": r"gale_\d+_r\d+\.nc$",
-         "aggregated": r"gale_\d+_g\d+\.nc$"}
+         "aggregated": r"gale_\d+_g\d+\.nc$", "servers": r"gale_\d+\.nc$"}
 failures = []
 
 
@@ -37,18 +40,19 @@ def check(ok, what):
 
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
-for mode, extra in modes.items():
+for mode, (extra, np) in modes.items():
     d = os.path.join(work, mode)
     os.makedirs(d)
-    args = case + [f"--io.mode={mode}", f"--io.dir={d}/out", f"--checkpoint.dir={d}/ckpt"] + extra
+    args = case + [f"--io.mode={'shared' if mode == 'servers' else mode}", f"--io.dir={d}/out",
+                   f"--checkpoint.dir={d}/ckpt"] + extra
     os.makedirs(f"{d}/out")
     os.makedirs(f"{d}/ckpt")
-    r = subprocess.run([mpiexec, "-n", "2", gale, "run", config, *args, "--report", f"{d}/run.json"],
+    r = subprocess.run([mpiexec, "-n", str(np), gale, "run", config, *args, "--report", f"{d}/run.json"],
                        capture_output=True, text=True, timeout=300, cwd=d)
     if r.returncode != 0:
         sys.exit(f"check_ior_proxy: the {mode} run exited {r.returncode}:\n{r.stderr[-3000:]}")
     io = json.load(open(f"{d}/run.json"))["io"]
-    p = subprocess.run([gale, "iobench", "--ior-proxy", config, "--ranks", "2", "--json", *args],
+    p = subprocess.run([gale, "iobench", "--ior-proxy", config, "--ranks", str(np), "--json", *args],
                        capture_output=True, text=True, timeout=60)
     if p.returncode != 0:
         sys.exit(f"check_ior_proxy: the proxy exited {p.returncode}:\n{p.stderr}")
@@ -79,7 +83,8 @@ for mode, extra in modes.items():
 # refused: no --ranks, a bad count, an unknown option, a bad configuration key
 for args, want in (([], "needs --ranks"), (["--ranks", "0"], "--ranks"),
                    (["--ranks", "2", "--frobnicate", "1"], "frobnicate"),
-                   (["--ranks", "2", "--io.no_such_key=1"], "no_such_key")):
+                   (["--ranks", "2", "--io.no_such_key=1"], "no_such_key"),
+                   (["--ranks", "2", "--io.servers=2"], "more than [io] servers")):
     r = subprocess.run([gale, "iobench", "--ior-proxy", config, *args], capture_output=True,
                        text=True, timeout=60)
     check(r.returncode == 2 and want in r.stderr and r.stderr.count("\n") <= 2,

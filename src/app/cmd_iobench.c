@@ -662,10 +662,18 @@ static int ior_proxy(int argc, char **argv)
     gale_output_plan_t plan;
     if (gale_config_parse(&c, config, nov, ov) != GALE_OK || gale_output_plan(&c, &plan) != GALE_OK)
         goto done;
+    /* --ranks is the job's (mpiexec -n): [io] servers of them do not run the model */
+    if (c.io.servers >= ranks) {
+        char v[16];
+        snprintf(v, sizeof v, "%d", ranks);
+        bad("--ranks", v, "more than [io] servers (the model needs a rank)");
+        goto done;
+    }
+    const int model = ranks - c.io.servers, pool = c.io.servers / c.io.pools;
     rc = 0;
     const int64_t cap = (int64_t)(c.io.buffer_mib * 1048576.0);
     /* aggregated: groups of [io] aggregators consecutive ranks, or one per node */
-    const int groups = c.io.aggregators > 0 ? (ranks + c.io.aggregators - 1) / c.io.aggregators : nodes;
+    const int groups = c.io.aggregators > 0 ? (model + c.io.aggregators - 1) / c.io.aggregators : nodes;
     if (json) {
         printf("{\"config\": \"");
         for (const char *q = config ? config : ""; *q; q++) /* a JSON string */
@@ -688,11 +696,14 @@ static int ior_proxy(int argc, char **argv)
     int first = 1;
     for (int k = 0; k < plan.nphases; k++) {
         const gale_output_phase_t *op = &plan.phase[k];
-        const ior_phase_t lay[3] = {
-            {"", "shared", "HDF5", "", ranks, op->times, 1, 1, 1, op->bytes},
-            {"", "per_rank", "HDF5", "", ranks, op->times, ranks, 0, 0, op->bytes},
-            {"", "aggregated", "HDF5", "", groups, op->times, groups, 0, 0, op->bytes}};
-        for (int l = 0; l < 3; l++) {
+        /* servers: a pool's servers write each shared file (the pools take
+         * the output times in turn; IOR runs them one after another) */
+        const ior_phase_t lay[4] = {
+            {"", "shared", "HDF5", "", model, op->times, 1, 1, 1, op->bytes},
+            {"", "per_rank", "HDF5", "", model, op->times, model, 0, 0, op->bytes},
+            {"", "aggregated", "HDF5", "", groups, op->times, groups, 0, 0, op->bytes},
+            {"", "servers", "HDF5", "", pool, op->times, 1, 1, 1, op->bytes}};
+        for (int l = 0; l < (c.io.servers > 0 ? 4 : 3); l++) {
             ior_phase_t ph = lay[l];
             snprintf(ph.phase, sizeof ph.phase, "output%d", k + 1);
             snprintf(ph.fields, sizeof ph.fields, "%s", op->names);
@@ -705,7 +716,7 @@ static int ior_proxy(int argc, char **argv)
          * b (theta) on interfaces, p (pi) in layers, and the nonlinear core's rho */
         const long long f = 6LL * c.mesh.n * c.mesh.n, L = c.extrusion.levels;
         const int nl = c.dynamics.equations == GALE_EQ_NONLINEAR;
-        ior_phase_t ph = {"checkpoint", "shared", "MPIIO", "", ranks,
+        ior_phase_t ph = {"checkpoint", "shared", "MPIIO", "", model,
                           c.timestepping.steps / c.checkpoint.period, 1, 1, 1,
                           8 * (2 * f * L + 2 * f * (L + 1) + f * L + (nl ? f * L : 0))};
         snprintf(ph.fields, sizeof ph.fields, "%s", nl ? "u,w,theta,pi,rho" : "u,w,b,p");
