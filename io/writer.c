@@ -427,7 +427,11 @@ static void on_end(gale_writer_t *w)
 static void send_piece(gale_writer_t *w, piece_t *p)
 {
     int st = GALE_OK;
-    if (p->kind == P_BEGIN) st = gale_ioclient_begin(w->cl, p->step, p->time, p->nfv, p->fvars);
+    if (p->kind == P_BEGIN) {
+        st = gale_ioclient_begin(w->cl, p->step, p->time, p->nfv, p->fvars);
+        free(p->fvars); /* the piece owned it: sent */
+        p->fvars = NULL;
+    }
     else if (p->kind == P_DATA) {
         st = gale_ioclient_data(w->cl, (const double *)(w->ring + p->off), p->nrows * rowlen(w, p->var));
         if (st == GALE_OK) w->s.data_bytes += p->nrows * rowlen(w, p->var) * (int64_t)sizeof(double);

@@ -58,3 +58,6 @@ foreach(case values full faults refused)
   set_tests_properties(output_servers_${case} PROPERTIES LABELS "mpi;io" TIMEOUT 300 PROCESSORS 2)
 endforeach()
 set_tests_properties(output_servers_refused PROPERTIES LABELS "mpi;io;bad-input")
+# .ci/run runs these under AddressSanitizer too (label sanitize): the protocol's
+# buffers, the servers' row maps and the pieces' ownership
+set_tests_properties(output_servers_values output_servers_faults PROPERTIES LABELS "mpi;io;sanitize")

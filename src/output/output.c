@@ -678,10 +678,11 @@ void gale_output_summary(const gale_output_t *o, FILE *f)
     if (o && o->ndiag && !o->reduced) fprintf(f, "io: no output (failed at start-up)\n");
     if (!o || !o->reduced) return;
     if (o->servers > 0)
-        fprintf(f, "io: %d I/O servers (%s, %d pools), a client buffer of %d bytes (%d pieces), "
+        fprintf(f, "io: %d I/O servers (%s, %d pools), a client buffer of %d bytes (%d pieces%s), "
                    "%d files, %.2f MiB%s\n", o->servers,
                 gale_config_choice("io", "server_placement", o->placement), o->pools,
-                o->buffer_size, o->nbuffers, o->nfiles, o->bytes / 1048576.0,
+                o->buffer_size, o->nbuffers, o->synchronous ? ", sent synchronously: one used" : "",
+                o->nfiles, o->bytes / 1048576.0,
                 o->failed ? ", STOPPED AFTER A FAILURE" : "");
     else
         fprintf(f, "io: %s, %s (%d x %g MiB buffers), %d files, %.2f MiB%s\n",
