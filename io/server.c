@@ -237,17 +237,23 @@ int gale_ioclient_data(gale_ioclient_t *c, const double *data, int64_t count)
     return GALE_OK;
 }
 
+/* The client learns that server `rank` failed: said once. */
+static void say_failed(gale_ioclient_t *c, int rank)
+{
+    if (c->told) return;
+    c->told = 1;
+    gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__,
+                     "I/O server rank %d stopped writing (see its message): no more output is "
+                     "written", rank);
+}
+
 int gale_ioclient_failed(gale_ioclient_t *c)
 {
     for (int p = 0; p < c->l->pools && !c->told; p++) {
         int done = 0;
         if (c->fail[p] != MPI_REQUEST_NULL && MPI_Test(&c->fail[p], &done, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
-            done) {
-            c->told = 1;
-            gale_error_raise(GALE_ERR_IO, __FILE__, __LINE__, __func__,
-                             "I/O server rank %d stopped writing (see its message): no more output "
-                             "is written", c->server[p]);
-        }
+            done)
+            say_failed(c, c->server[p]);
     }
     return c->told;
 }
@@ -264,7 +270,8 @@ int gale_ioclient_stop(gale_ioclient_t *c, gale_writer_stats_t *s, char **files,
     size_t flen = 0;
     for (int p = 0; p < l->pools; p++) {
         GALE_CALL(recv(fin, F_N, MPI_DOUBLE, c->server[p], T_FINAL, l->link));
-        if (fin[F_FAILED] != 0) *failed = 1;
+        /* a failure after this client's last piece is learnt here */
+        if (fin[F_FAILED] != 0) *failed = 1, say_failed(c, c->server[p]);
         /* a FAIL this server sent arrives; one it never sent is withdrawn */
         if (fin[F_TOLD] != 0) GALE_CALL(gale_io_wait(1, &c->fail[p]));
         else if (c->fail[p] != MPI_REQUEST_NULL) {

@@ -14,7 +14,8 @@ cases:
             find it full (buffer_full_waits > 0, client wait > 0) and nothing
             is lost (the values equal the shared mode's)
   faults    a server's full disk (abort: every rank exits 9 with the message
-            naming the file and the server; continue: the run completes,
+            naming the file and the server, also when the last file fails
+            after the clients' last piece; continue: the run completes,
             later output stopped); a server rank killed while it writes
             (mpiexec stops the job, non-zero, no hang); no final name left
             half-written in either
@@ -148,12 +149,24 @@ def case_faults():
     r, _, out, exits = run("enospc_abort", 3, "--io.servers=1", "--io.xdmf=false",
                            env={"GALE_IO_FAULT": "enospc@30"})
     assert r.returncode != 0 and exits == {0: 9, 1: 9, 2: 9}, (exits, r.stderr)
+    abort_exits = exits
     err = r.stderr
     assert "No space left on device" in err and "gale_000003.nc was not written" in err, err
     assert "I/O server rank 2 stopped writing" in err, err
     assert "stopping the run on every rank" in err, err
     assert not os.path.exists(os.path.join(out, "gale_000003.nc"))
     assert not glob.glob(os.path.join(out, "*.tmp")), os.listdir(out)
+    no_half_files(out)
+
+    # the last file fails (write 75: step 6's), likely after the clients' last
+    # piece: they learn it when the server reports at the end
+    r, _, out, exits = run("enospc_last", 3, "--io.servers=1", "--io.xdmf=false",
+                           env={"GALE_IO_FAULT": "enospc@75"})
+    assert exits == {0: 9, 1: 9, 2: 9}, (exits, r.stderr)
+    assert "gale_000006.nc was not written" in r.stderr, r.stderr
+    for rank in (0, 1):
+        assert f"[rank {rank}] " in r.stderr and "I/O server rank 2 stopped writing" in r.stderr, r.stderr
+    assert files(out) == ["gale_000002.nc", "gale_000003.nc", "gale_000004.nc"], files(out)
     no_half_files(out)
 
     r, rep, out, exits = run("enospc_continue", 3, "--io.servers=1", "--io.xdmf=false",
@@ -169,8 +182,8 @@ def case_faults():
     assert "killed writing" in r.stderr, r.stderr
     assert 3 not in exits or exits[3] != 0, exits
     no_half_files(out)
-    print(f"faults: full disk abort exits {exits}, continue kept gale_000002.nc, a killed "
-          f"server ended the job with status {r.returncode}")
+    print(f"faults: a server's full disk: exits {abort_exits} (abort); continue kept "
+          f"gale_000002.nc; a killed server ended the job with status {r.returncode}")
 
 
 def case_refused():
