@@ -120,6 +120,8 @@ typedef struct {
     int nfiles;
     const char *files;     /* their names, each followed by '\n' */
     int full_waits;        /* client: the times it found the ring full */
+    const char *hints;     /* shared, rank 0: each MPI-IO hint gale set, "key asked kept\n",
+                            * kept "-" when the file system dropped it ("" before a file) */
     double t_ref;          /* the common start the times above count from (gale_wtime) */
     /* I/O servers: the first client of each server holds its bytes, files,
      * first open and last close above, and its writer's times here */

@@ -102,6 +102,7 @@ struct gale_writer {
     int open, pending; /* a file is open; a local error not yet agreed (shared) */
     char path[4200];
     int step, nfv, hints_logged;
+    char hints[1024]; /* "key asked kept\n" for each hint set ("-": dropped) */
     double time;
     int *fvars;
     int64_t *runs;
@@ -240,6 +241,29 @@ static void file_failed(gale_writer_t *w)
                          w->path);
 }
 
+/* What the file system kept of each hint gale set: ROMIO drops the ones its
+ * driver for this file system does not know (striping outside Lustre). */
+static void hints_kept(gale_writer_t *w, const char *in_effect)
+{
+    size_t len = 0;
+    for (int i = 0; w->info != MPI_INFO_NULL && i < 16; i++) {
+        char key[MPI_MAX_INFO_KEY + 1], asked[64], pat[MPI_MAX_INFO_KEY + 3], kept[64] = "-";
+        int nkeys = 0, flag = 0;
+        if (MPI_Info_get_nkeys(w->info, &nkeys) != MPI_SUCCESS || i >= nkeys ||
+            MPI_Info_get_nthkey(w->info, i, key) != MPI_SUCCESS ||
+            MPI_Info_get(w->info, key, sizeof asked - 1, asked, &flag) != MPI_SUCCESS || !flag)
+            break;
+        snprintf(pat, sizeof pat, "%s=", key);
+        for (const char *at = strstr(in_effect, pat); at; at = strstr(at + 1, pat))
+            if (at == in_effect || at[-1] == ' ') {
+                snprintf(kept, sizeof kept, "%.*s", (int)strcspn(at + strlen(pat), " "), at + strlen(pat));
+                break;
+            }
+        len += (size_t)snprintf(w->hints + len, sizeof w->hints - len, "%s %s %s\n", key, asked, kept);
+        if (len >= sizeof w->hints) break;
+    }
+}
+
 static void on_begin(gale_writer_t *w, piece_t *p)
 {
     free(w->fvars);
@@ -284,8 +308,10 @@ static void on_begin(gale_writer_t *w, piece_t *p)
     if (mode == GALE_WRITER_SHARED && !w->hints_logged) {
         char hints[2048];
         w->hints_logged = 1;
-        if (gale_nc4_hints(w->of.nc, hints, sizeof hints) == GALE_OK)
+        if (gale_nc4_hints(w->of.nc, hints, sizeof hints) == GALE_OK) {
             gale_log(GALE_LOG_INFO, "io: MPI-IO hints in effect: %s", hints);
+            hints_kept(w, hints);
+        }
     }
 }
 
@@ -684,6 +710,7 @@ void gale_writer_stats(const gale_writer_t *w, gale_writer_stats_t *s)
 {
     *s = w->s;
     s->files = w->files ? w->files : "";
+    s->hints = w->hints;
 }
 
 /* ---- set-up ---- */

@@ -144,6 +144,16 @@ def case_values(mode, sync, *extra):
         if "io." + key in opts:
             assert f"{key}={opts['io.' + key]}" in hints[0], (key, hints)
     io = rep["io"]
+    # the report: each hint gale set, asked and kept (what the open file says)
+    asked = {k: opts["io." + k] for k in ("cb_nodes", "cb_buffer_size", "romio_cb_write",
+                                          "striping_factor", "striping_unit") if "io." + k in opts}
+    got = {h["key"]: h for h in io["hints"]}
+    assert set(got) == (set(asked) if mode == "shared" else set()), (got, asked)
+    for k, v in asked.items():
+        if mode == "shared":
+            kept = f"{k}={got[k]['kept']}" if got[k]["kept"] is not None else None
+            assert got[k]["asked"] == v and kept == (f"{k}={v}" if f"{k}={v}" in hints[0] else None), \
+                (k, got[k], hints)
     assert io["mode"] == mode and io["synchronous"] == (sync == "true") and not io["failed"], io
     for k in ("client_wait_pct", "writer_busy_pct"):
         assert set(io[k]) == {"min", "mean", "max"} and io[k]["min"] <= io[k]["max"], io[k]

@@ -18,7 +18,8 @@ endforeach()
 # chunking, HDF5 alignment and MPI-IO hints, applied and logged
 gale_output_test(output_shared_tuned mpi values shared false --io.chunk_columns=500
                  --io.alignment=4096 --io.cb_nodes=1 --io.cb_buffer_size=1048576
-                 --io.romio_cb_write=enable --io.buffers=2 --io.buffer_mib=0.25)
+                 --io.romio_cb_write=enable --io.striping_factor=4 --io.buffers=2
+                 --io.buffer_mib=0.25)
 gale_output_test(output_aggregated_pairs mpi values aggregated false --io.aggregators=1
                  --io.chunk_columns=100)
 gale_output_test(output_fault_enospc_abort mpi enospc_abort)

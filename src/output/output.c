@@ -46,6 +46,7 @@ struct gale_output {
     int nfiles, full_waits;
     double server_busy;           /* the servers' writers: busy share of their life [%] */
     char *files;                  /* rank 0: every rank's file names, '\n'-separated */
+    char hints[1024];             /* rank 0, shared: the hints set, asked and kept (gale_io.h) */
 };
 
 /* ---- [diagnostics] fields ---- */
@@ -669,6 +670,7 @@ int gale_output_finalize(gale_output_t *o)
     if (o->rank == 0 && !(o->files = calloc((size_t)total + 1, 1)))
         GALE_ERROR(GALE_ERR_MEM, "out of memory");
     GALE_MPI(MPI_Gatherv(s.files, len, MPI_CHAR, o->files, lens, displ, MPI_CHAR, 0, o->comm));
+    snprintf(o->hints, sizeof o->hints, "%s", s.hints ? s.hints : "");
     o->reduced = 1;
     return GALE_OK;
 }
@@ -698,6 +700,14 @@ void gale_output_summary(const gale_output_t *o, FILE *f)
             o->wait[0], o->wait[1], o->wait[2], o->busy[0], o->busy[1], o->busy[2]);
     fprintf(f, "io: write rate %.2f MiB/s (first open to last close), %.2f MiB/s while writing\n",
             o->rate, o->busy_rate);
+    if (o->hints[0]) {
+        fprintf(f, "io: MPI-IO hints asked -> kept (\"dropped\": not by this file system):");
+        char key[64], asked[64], kept[64];
+        for (const char *s = o->hints; sscanf(s, "%63s %63s %63s", key, asked, kept) == 3;
+             s = strchr(s, '\n') + 1)
+            fprintf(f, " %s %s -> %s", key, asked, strcmp(kept, "-") ? kept : "dropped");
+        fprintf(f, "\n");
+    }
 }
 
 void gale_output_json(const gale_output_t *o, gale_json_t *j)
@@ -737,6 +747,19 @@ void gale_output_json(const gale_output_t *o, gale_json_t *j)
         snprintf(name, sizeof name, "%.*s", (int)n, s);
         gale_json_str(j, NULL, name);
         s += n + (s[n] == '\n');
+    }
+    gale_json_end(j, ']');
+    /* what the file system kept of the hints set (null: dropped) */
+    gale_json_arr(j, "hints");
+    char key[64], asked[64], kept[64];
+    for (const char *s = o->hints; sscanf(s, "%63s %63s %63s", key, asked, kept) == 3;
+         s = strchr(s, '\n') + 1) {
+        gale_json_obj(j, NULL);
+        gale_json_str(j, "key", key);
+        gale_json_str(j, "asked", asked);
+        if (strcmp(kept, "-")) gale_json_str(j, "kept", kept);
+        else gale_json_num(j, "kept", NAN); /* written as null */
+        gale_json_end(j, '}');
     }
     gale_json_end(j, ']');
     gale_json_end(j, '}');
