@@ -12,7 +12,9 @@ set_tests_properties(partition_config PROPERTIES LABELS "mpi;bad-input" TIMEOUT 
 # bench/campaign without Slurm: the LFRic paper's study for ARCHER2 and
 # Setonix (--no-submit): runs, node counts, scripts, memory skips against
 # gale partition's estimates, a run gale refuses at start, and bad profiles
-# and studies (exit 2, the key)
+# and studies (exit 2, the key); its I/O servers (Figs. 7-9): the --io
+# options, the combinations gale refuses skipped, the servers' memory per
+# node, --collect of reports made here into the new columns and figure
 add_test(NAME campaign_plan
          COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_campaign.py plan --gale ${GALE_EXE}
                  --gale-mpiexec ${GALE_MPIEXEC} --source ${PROJECT_SOURCE_DIR} --work ${CMAKE_CURRENT_BINARY_DIR}/campaign)
@@ -20,7 +22,8 @@ set_tests_properties(campaign_plan PROPERTIES LABELS "mpi;bad-input" TIMEOUT 120
 
 # bench/campaign end to end on a private local Slurm (tests/slurm_local.py):
 # the scaled-down study (bench/studies/local.json) through sbatch, one run
-# skipped for memory, results and figures checked against the run reports
+# skipped for memory, results and figures checked against the run reports;
+# its I/O servers' runs (1 server of the node's 2 ranks) the same way
 add_test(NAME campaign_local
          COMMAND ${GALE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_campaign.py local --gale ${GALE_EXE}
                  --source ${PROJECT_SOURCE_DIR} --work ${CMAKE_CURRENT_BINARY_DIR}/campaign --deadline 100)

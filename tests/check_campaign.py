@@ -13,6 +13,19 @@ check_campaign.py plan --gale GALE --source DIR --work DIR
       (asked here independently) x ranks per node; with a 40 GiB node exactly
       the runs above 36 GiB per node are skipped, with the numbers in the
       reason, among them the paper's failure (C1024, 192 nodes, 1 thread);
+    - the I/O servers (fig7_io_servers: C256 on 12 nodes x 32 x 4, servers
+      0, 1, 2, 4, 8 x buffers 1, 8, 64 MiB x pools 1, 2): 22 runs (servers
+      0 once), 1 server in 2 pools skipped with the reason; every script
+      runs the job's 384 ranks with the output on and --io.servers,
+      --io.pools, --io.buffer_size; the estimates per model rank and per
+      server are gale partition's, per node the node's model ranks and
+      servers; a node too small for a server skips exactly the runs over
+      it; --collect of reports made here gives their servers, pools,
+      buffer size, clients' wait, full buffers, servers' busy and time per
+      step, ranks the model's (a report counting the servers among them is
+      wrong_layout) and the figure; on 2 nodes x 4 ranks, the servers that
+      leave no model rank or make a pool larger than the model skipped,
+      spread and last placed on the nodes as gale places them;
     - bad input: each exits 2 with a message that names the key or file.
 
 check_campaign.py local --gale GALE --source DIR --work DIR
@@ -27,7 +40,11 @@ check_campaign.py local --gale GALE --source DIR --work DIR
     name this machine's CPU; the runs of one mesh have bit-identical
     checksums whatever the ranks x threads; the four figures are non-trivial
     PNGs; --compare gives ratio 1 against itself and 0.5 against a copy
-    whose reports are twice as slow.
+    whose reports are twice as slow. Its I/O servers (fig7_io_servers: C8,
+    the node's 2 ranks, servers 0, 1, 2, buffers 16 KiB and 1 MiB, pools
+    1, 2) as a campaign of their own on the profile's node (output needs
+    more memory than the node above): 3 jobs COMPLETED, 6 skipped with the
+    reasons, the new columns as in the reports, the figure.
 Exit 77 (SKIPPED) where no local Slurm can run.
 """
 import argparse
@@ -69,13 +86,67 @@ def load(path):
         return json.load(f)
 
 
-def estimate(a, config, n, levels, ranks, extra):
+def partition(a, config, n, levels, ranks, extra):
     r = subprocess.run([a.gale, "partition", "--config", config, "--mesh", f"C{n}", "--levels",
                         str(levels), "--ranks", str(ranks), "--json", *extra],
                        capture_output=True, text=True, cwd=a.source, timeout=120)
     if r.returncode:
         fail("gale partition failed", r)
-    return json.loads(r.stdout)["memory_estimate_bytes_per_rank"]
+    return json.loads(r.stdout)
+
+
+def estimate(a, config, n, levels, ranks, extra):
+    return partition(a, config, n, levels, ranks, extra)["memory_estimate_bytes_per_rank"]
+
+
+IO = "fig7_io_servers"
+TAG = {16384: "16K", 1048576: "1M", 8388608: "8M", 67108864: "64M"}
+
+
+def io_id(base, sv, pools, size, placement=None):
+    """The run of servers sv: one run without servers, whatever the pools
+    and buffer size of the line (gale takes neither then)."""
+    if not sv:
+        return f"{base}_io0"
+    return f"{base}_io{sv}p{pools}b{TAG[size]}" + (f"_{placement}" if placement else "")
+
+
+def io_options(x):
+    """What an I/O server run's gale command must have, in this order."""
+    return (f" --diagnostics.fields={x['io']['fields']} --diagnostics.period={x['io']['period']} "
+            f"--checkpoint.period=0 --logging.progress_every=0 --io.servers={x['servers']} "
+            f"--io.pools={x['pools']} --io.buffer_size={x['buffer_size']} ")
+
+
+def io_memory(a, config, x, levels, extra):
+    """gale partition's estimates of an I/O server run, asked here: per model
+    rank and per server on the model's ranks, and per node where the node's
+    model ranks and servers need most (the servers where io/server.c puts
+    them: the last of equal blocks, or the last ranks; the ranks on the
+    nodes in blocks)."""
+    sv, tot, rpn = x["servers"], x["ranks"], x["ranks_per_node"]
+    js = partition(a, config, x["n"], levels, tot - sv, [
+        *extra, f"--diagnostics.fields={x['io']['fields']}", f"--diagnostics.period={x['io']['period']}",
+        f"--io.servers={sv}", f"--io.pools={x['pools']}", f"--io.buffer_size={x['buffer_size']}"])
+    ranks = range(tot - sv, tot) if x["server_placement"] == "last" else \
+        [-(-(j + 1) * tot // sv) - 1 for j in range(sv)]
+    on = [0] * x["nodes"]
+    for r in ranks:
+        on[r // rpn] += 1
+    per_rank, per_server = js["memory_estimate_bytes_per_rank"], js["memory_estimate_bytes_per_io_server"]
+    return per_rank, per_server, max((rpn - k) * per_rank + k * per_server for k in on), on
+
+
+def real_png(p):
+    """A PNG with a plot on it: > 10 kB, >= 20 colours."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.image as mpimg
+    import numpy as np
+    img = mpimg.imread(p)
+    colours = len(np.unique(img.reshape(-1, img.shape[-1])[:, :3], axis=0))
+    if os.path.getsize(p) < 10000 or img.shape[0] < 300 or img.shape[1] < 400 or colours < 20:
+        fail(f"{p}: {os.path.getsize(p)} bytes, {img.shape}, {colours} colours: not a real plot")
 
 
 def expect_lines(path, want, absent=()):
@@ -102,7 +173,9 @@ def plan(a):
     if r.returncode:
         fail("archer2 --no-submit failed", r)
     m = load(os.path.join(out, "manifest.json"))
-    runs = {x["id"]: x for x in m["runs"]}
+    allruns, out_all = {x["id"]: x for x in m["runs"]}, out
+    # Figs. 1-4 here, Figs. 7-9 (the I/O servers) in io_plan
+    runs = {i: x for i, x in allruns.items() if IO not in x["experiments"]}
     if len(runs) != 40 or any(x["status"] != "not_submitted" for x in runs.values()):
         fail(f"archer2: {len(runs)} runs, statuses {sorted({x['status'] for x in runs.values()})}; want 40 "
              "not_submitted (16 strong, 30 weak, 5 + 3 breakdown, shared runs once)")
@@ -164,6 +237,8 @@ def plan(a):
                 abs(x["memory_estimate_bytes_per_node"] - est[k] * x["ranks_per_node"]) > x["ranks_per_node"]:
             fail(f"{x['id']}: manifest estimate {x['memory_estimate_bytes_per_rank']} B per rank, "
                  f"gale partition says {est[k]} B")
+    per_node = {i: est[(x["n"], x["ranks"])] * x["ranks_per_node"] for i, x in runs.items()}
+    per_node.update(io_plan(a, work, out_all, allruns, cfg, ex))
     # setonix: its partition, no qos; a profile without account is refused
     out = os.path.join(work, "setonix")
     r = campaign(a, "--site", "bench/sites/setonix.json", "--out", out, "--account", "pawsey0000",
@@ -189,22 +264,239 @@ def plan(a):
         fail("archer2 with 40 GiB nodes failed", r)
     m = load(os.path.join(out, "manifest.json"))
     usable = 40 * 2**30 * 0.9
-    want = {x["id"] for x in runs.values() if est[(x["n"], x["ranks"])] * x["ranks_per_node"] > usable}
-    got = {x["id"] for x in m["runs"] if x["status"] == "skipped"}
+    # (the I/O servers' runs, about 8 GiB per node, all fit)
+    want = {i for i, v in per_node.items() if v > usable}
+    got = {x["id"] for x in m["runs"] if x["status"] == "skipped" and "does not fit" in x["reason"]}
     if got != want or "C1024_n192_128x1" not in got:
         fail(f"40 GiB nodes: skipped {sorted(got)}, want {sorted(want)} (with C1024_n192_128x1, the "
              "paper's failure)")
     for x in m["runs"]:
-        if x["status"] == "skipped":
-            per_node = est[(x["n"], x["ranks"])] * x["ranks_per_node"] / 2**30
-            if f"{per_node:.3g} GiB per node" not in x["reason"] or "36 GiB usable" not in x["reason"] \
-                    or os.path.exists(os.path.join(out, "runs", x["id"], "job.sbatch")):
+        if x["id"] in got:
+            if f"{per_node[x['id']] / 2**30:.3g} GiB per node" not in x["reason"] or "36 GiB usable" not in \
+                    x["reason"] or os.path.exists(os.path.join(out, "runs", x["id"], "job.sbatch")):
                 fail(f"{x['id']}: skipped without the numbers or with a script: {x['reason']}")
     log(f"40 GiB nodes: the {len(got)} runs over 36 GiB per node skipped with gale's estimate in the "
         f"reason ({', '.join(sorted(got))})")
     refused_at_start(a, work)
     launchers(a, work)
     bad_input(a, work)
+
+
+def io_plan(a, work, out, allruns, cfg, ex):
+    """Figs. 7-9 in the archer2 plan: C256 on 12 nodes x 32 x 4 over servers
+    0, 1, 2, 4, 8, buffers 1, 8, 64 MiB and pools 1, 2. The runs and the
+    skipped ones, the scripts' options, the estimates with the servers'
+    memory, a node too small for the servers, --collect of reports made
+    here, and the placements and the pool rule on a node of 8 cores.
+    Returns every planned run's memory per node."""
+    exp = next(e for e in load(os.path.join(a.source, "bench/studies/lfric_paper.json"))["experiments"]
+               if e["name"] == IO)
+    io = {i: x for i, x in allruns.items() if IO in x["experiments"]}
+    want_run, want_skip = set(), set()
+    for sv in exp["servers"]:
+        for b in exp["buffer_size"]:
+            for p in exp["pools"]:
+                (want_skip if sv % p else want_run).add(io_id("C256_n12_32x4", sv, p, b))
+    got_run = {i for i, x in io.items() if x["status"] == "not_submitted"}
+    got_skip = {i for i, x in io.items() if x["status"] == "skipped"}
+    if got_run != want_run or got_skip != want_skip or len(io) != 25:
+        fail(f"archer2 {IO}: runs {sorted(got_run)}, skipped {sorted(got_skip)}; want 22 runs (servers 0 "
+             "once) and 3 skipped (1 server in 2 pools)")
+    for i in sorted(want_skip):
+        if "do not divide into pools" not in io[i]["reason"] or io[i].get("script"):
+            fail(f"{i}: skipped without the reason or with a script: {io[i]['reason']}")
+    for i in sorted(want_run):
+        x = io[i]
+        sb = os.path.join(out, x["script"])
+        text = expect_lines(sb, ["#SBATCH --nodes=12", "#SBATCH --ntasks-per-node=32", "#SBATCH --cpus-per-task=4",
+                                 "srun --nodes=12 --ntasks=384 --ntasks-per-node=32 --cpus-per-task=4 "]
+                            + ([f"# I/O servers: {x['servers']} of the 384 ranks (spread, {x['pools']} pools, a "
+                                f"client buffer of {x['buffer_size']} bytes), the model on {384 - x['servers']}"]
+                               if x["servers"] else []))
+        if io_options(x) not in text or "--diagnostics.fields= " in text or \
+                (not x["servers"] and (x["pools"], x["buffer_size"]) != (1, 0)):
+            fail(f"{sb}: want output on and{io_options(x)}in the gale command:\n{text}")
+    log(f"archer2 {IO}: {len(want_run)} runs (servers 0 once: gale takes no pools or buffer size without "
+        f"servers), {len(want_skip)} skipped (1 server in 2 pools) with the reason; every script runs 384 "
+        "ranks with --io.servers, --io.pools, --io.buffer_size and the experiment's output")
+    # the estimates: gale partition's on the model's ranks, the servers' own
+    # on the node that holds them
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        est = dict(zip(sorted(want_run), pool.map(lambda i: io_memory(a, cfg, io[i], 120, ex), sorted(want_run))))
+    for i, (per_rank, per_server, node, _) in est.items():
+        x = io[i]
+        if abs(x["memory_estimate_bytes_per_rank"] - per_rank) > 1 or \
+                abs(x["memory_estimate_bytes_per_io_server"] - per_server) > 1 or \
+                abs(x["memory_estimate_bytes_per_node"] - node) > 32 or (x["servers"] and not per_server):
+            fail(f"{i}: manifest {x['memory_estimate_bytes_per_rank']} B per rank, "
+                 f"{x['memory_estimate_bytes_per_io_server']} per server, {x['memory_estimate_bytes_per_node']} "
+                 f"per node; gale partition says {per_rank}, {per_server}, {node}")
+    # a node whose usable memory lies between what the run needing most
+    # over its model ranks' needs would need without its server and with it:
+    # exactly the runs over it skipped, that one among them
+    gap = max(sorted(want_run), key=lambda i: est[i][2] - 32 * est[i][0])
+    usable = (est[gap][2] + 32 * est[gap][0]) / 2
+    prof = load(os.path.join(a.source, "bench/sites/archer2.json"))
+    prof["node"].update(memory_GiB=usable / 2**30, memory_usable_fraction=1.0)
+    site = os.path.join(work, "archer2-io-small.json")
+    with open(site, "w") as f:
+        json.dump(prof, f)
+    out_small = os.path.join(work, "archer2-io-small")
+    r = campaign(a, "--site", site, "--out", out_small, "--account", "n02-test", "--study",
+                 "bench/studies/lfric_paper.json", "--no-submit", "--estimate-with", a.gale, "--only", IO)
+    if r.returncode:
+        fail("archer2 with small nodes, --only the I/O servers, failed", r)
+    small = {x["id"]: x for x in load(os.path.join(out_small, "manifest.json"))["runs"]}
+    want = {i for i in want_run if est[i][2] > usable}
+    got = {i for i, x in small.items() if "does not fit" in x.get("reason", "")}
+    if got != want or gap not in got:
+        fail(f"nodes of {usable / 2**30:.4g} GiB: skipped {sorted(got)}, want {sorted(want)} (with {gap})")
+    k = small[gap]["io_servers_on_that_node"]
+    if f"x {32 - k} model ranks + {est[gap][1] / 2**30:.3g} GiB per I/O server x {k} servers = " \
+            f"{est[gap][2] / 2**30:.3g} GiB per node" not in small[gap]["reason"]:
+        fail(f"{gap}: the reason lacks the servers' memory: {small[gap]['reason']}")
+    log(f"the servers' memory: manifest = gale partition's per rank and per I/O server; nodes of "
+        f"{usable / 2**30:.3g} GiB skip the {len(got)} runs over it, among them {gap}, which its model ranks "
+        f"alone would fit: {small[gap]['reason'][:110]}...")
+    io_collect(a, work, io)
+    io_rules(a, work)
+    return {i: v[2] for i, v in est.items()}
+
+
+def io_collect(a, work, planned):
+    """--collect of the archer2 I/O server runs, each given a report made here
+    (a real one of C8 with a server, its numbers set per run), one of them
+    with the servers counted among the model's ranks: the new columns equal
+    the reports', the skipped rows keep their reasons, that run is
+    wrong_layout (exit 1), and the figure is drawn."""
+    out = os.path.join(work, "archer2-io")
+    r = campaign(a, "--site", "bench/sites/archer2.json", "--study", "bench/studies/lfric_paper.json", "--out",
+                 out, "--account", "n02-test", "--no-submit", "--estimate-with", a.gale, "--only", IO)
+    if r.returncode:
+        fail(f"archer2 --only {IO} failed", r)
+    runs = load(os.path.join(out, "manifest.json"))["runs"]
+    tdir = os.path.join(work, "template")
+    os.makedirs(tdir, exist_ok=True)
+    tpl = os.path.join(tdir, "report.json")
+    p = subprocess.run([a.gale_mpiexec, "-n", "2", a.gale, "run", os.path.join(a.source, "configs/baroclinic_wave.ini"),
+                        "--mesh.name=C8", "--extrusion.levels=8", "--timestepping.steps=2", "--timestepping.dt=900",
+                        "--diagnostics.fields=theta", "--logging.progress_every=0", "--io.servers=1",
+                        "--report", tpl], capture_output=True, text=True, cwd=tdir, timeout=120,
+                       env=dict(os.environ, OMP_NUM_THREADS="1"))
+    if p.returncode:
+        fail("the template report (C8, 1 I/O server) failed", p)
+    tpl = load(tpl)
+    wrong = "C256_n12_32x4_io2p1b8M"
+    want = {}
+    for j, x in enumerate(r for r in runs if r["status"] == "not_submitted"):
+        rep = json.loads(json.dumps(tpl))
+        sv = x["servers"]
+        rep.update(ranks=384 if x["id"] == wrong else 384 - sv, threads=4,
+                   time_per_step_s=1.0 + sv / 64 + x["pools"] / 1024 + j / 2**20)
+        rep["io"].update(servers=sv, pools=x["pools"], buffer_size=x["buffer_size"] or 0,
+                         server_placement="spread", buffer_full_waits=10 * j, server_busy_pct=50.0 + j / 8,
+                         client_wait_pct={"min": 0.5 / (j + 1), "mean": 1.0 / (j + 1), "max": 2.0 / (j + 1)},
+                         MiB=1024.0 + j)
+        rd = os.path.join(out, "runs", x["id"])
+        with open(os.path.join(rd, "report.json"), "w") as f:
+            json.dump(rep, f)
+        with open(os.path.join(rd, "exit_status"), "w") as f:
+            f.write("0\n")
+        with open(os.path.join(rd, "node.txt"), "w") as f:
+            f.write("job_id=1\nhost=here\nmodel name\t: test CPU\n")
+        want[x["id"]] = {"status": "wrong_layout" if x["id"] == wrong else "ok", "ranks": rep["ranks"],
+                         "job_ranks": 384, "servers": sv, "pools": x["pools"], "buffer_size": x["buffer_size"],
+                         "server_placement": "spread", "time_per_step_s": rep["time_per_step_s"],
+                         "client_wait_pct_max": 2.0 / (j + 1), "client_wait_pct_mean": 1.0 / (j + 1),
+                         "buffer_full_waits": 10 * j, "server_busy_pct": 50.0 + j / 8, "io_MiB": 1024.0 + j}
+    r = campaign(a, "--collect", out)
+    with open(os.path.join(out, "results.csv")) as f:
+        rows = {x["id"]: x for x in csv.DictReader(f)}
+    res = load(os.path.join(out, "results.json"))
+    jrows = {x["id"]: x for x in res["runs"]}
+    if r.returncode != 1 or set(rows) != {x["id"] for x in runs} or set(jrows) != set(rows):
+        fail(f"--collect: exit {r.returncode} (want 1: {wrong} has the servers among its model ranks), rows "
+             f"{sorted(rows)}", r)
+    for i, w in want.items():
+        for k, v in w.items():
+            got, csv_v = jrows[i].get(k), rows[i].get(k)
+            same = got == v and (float(csv_v) == v if isinstance(v, float) else csv_v == str(v))
+            if not same:
+                fail(f"{i}: {k} is {got!r} in results.json and {csv_v!r} in results.csv; the report gives {v!r}")
+    if "asked for 382 ranks x 4 threads, the report has 384 x 4" not in rows[wrong]["reason"]:
+        fail(f"{wrong}: reason '{rows[wrong]['reason']}'")
+    for x in runs:
+        if x["status"] == "skipped":
+            row = rows[x["id"]]
+            if row["status"] != "skipped" or row["reason"] != x["reason"] or row["servers"] != str(x["servers"]) \
+                    or row["pools"] != str(x["pools"]):
+                fail(f"{x['id']}: collected as {row['status']} '{row['reason']}' servers {row['servers']}")
+    if res["figures"] != [f"{IO}.png"]:
+        fail(f"figures {res['figures']}, want {IO}.png")
+    real_png(os.path.join(out, f"{IO}.png"))
+    log(f"--collect of {len(want)} reports made here: servers, pools, buffer_size, client_wait_pct max and mean, "
+        f"buffer_full_waits, server_busy_pct, time per step as in the reports; ranks the model's ({wrong} with "
+        f"the servers counted among them: wrong_layout, exit 1); {IO}.png")
+
+
+def io_rules(a, work):
+    """The servers gale refuses, and the placements, on a node of 8 cores:
+    C16 on 2 nodes x 4 ranks, servers 0, 4, 6, 8 in 1 or 2 pools, spread
+    (2 servers a node) and last (4 on the second node)."""
+    prof = load(os.path.join(a.source, "bench/sites/local.json"))
+    prof["node"].update(cores=8, cores_per_l3=8)
+    prof["max_nodes"] = 2
+    site = os.path.join(work, "local-8cores.json")
+    with open(site, "w") as f:
+        json.dump(prof, f)
+    st = load(os.path.join(a.source, "bench/studies/local.json"))
+    e = {"kind": "io_servers", "mesh": "C16", "nodes": 2, "ranks_per_node": 4, "threads": 1,
+         "fields": ["theta", "u"], "period": 2, "servers": [0, 4, 6, 8], "buffer_size": [1048576], "pools": [1, 2]}
+    st["experiments"] = [{**e, "name": "spread"}, {**e, "name": "last", "server_placement": "last"}]
+    study = os.path.join(work, "io-rules.json")
+    with open(study, "w") as f:
+        json.dump(st, f)
+    out = os.path.join(work, "io-rules")
+    r = campaign(a, "--site", site, "--study", study, "--out", out, "--no-submit", "--gale", a.gale)
+    if r.returncode:
+        fail("the I/O server rules' study failed", r)
+    runs = {x["id"]: x for x in load(os.path.join(out, "manifest.json"))["runs"]}
+    why = {"no rank": "leaves no rank of the job's 8 for the model",
+           "pool": "more than the 2 model ranks (each server needs a client"}
+    want = {"C16_n2_4x1_io0": None}
+    for pl in (None, "last"):
+        want.update({io_id("C16_n2_4x1", 4, 1, 1048576, pl): None, io_id("C16_n2_4x1", 4, 2, 1048576, pl): None,
+                     io_id("C16_n2_4x1", 6, 1, 1048576, pl): why["pool"],
+                     io_id("C16_n2_4x1", 6, 2, 1048576, pl): why["pool"],
+                     io_id("C16_n2_4x1", 8, 1, 1048576, pl): why["no rank"],
+                     io_id("C16_n2_4x1", 8, 2, 1048576, pl): why["no rank"]})
+    if set(runs) != set(want):
+        fail(f"I/O server rules: runs {sorted(runs)}, want {sorted(want)}")
+    for i, w in want.items():
+        x = runs[i]
+        if (w is None) != (x["status"] == "not_submitted") or (w and w not in x["reason"]):
+            fail(f"{i}: {x['status']} '{x['reason']}', want " + (f"skipped: {w}" if w else "planned"))
+    cfg = os.path.join(a.source, st["case"]["config"])
+    ex = [f"--timestepping.steps={st['case']['steps']}", f"--timestepping.dt={st['case']['dt']}"]
+    for i, w in want.items():
+        x = runs[i]
+        if w:
+            continue
+        text = open(os.path.join(out, x["script"])).read()
+        place = " --io.server_placement=last " if i.endswith("_last") else None
+        if io_options(x) not in text.replace(" --io.server_placement=last ", " ") or \
+                (place and place not in text) or (not place and "server_placement" in text):
+            fail(f"{i}: the gale command lacks{io_options(x)}or its placement:\n{text}")
+        per_rank, per_server, node, on = io_memory(a, cfg, x, st["case"]["levels"], ex)
+        k = x.get("io_servers_on_that_node")
+        if on != {0: [0, 0], 4: [0, 4] if place else [2, 2]}[x["servers"]] or k not in on or \
+                abs(x["memory_estimate_bytes_per_node"] - node) > 8 or \
+                abs((4 - k) * per_rank + k * per_server - node) > 8:
+            fail(f"{i}: {x['memory_estimate_bytes_per_node']} B per node with {k} servers on it; want {node} "
+                 f"with servers on the nodes {on}")
+    log("I/O server rules on 2 nodes x 4 ranks: 8 servers leave no model rank, 6 make pools larger than the "
+        "2 model ranks (skipped, with the reasons); spread puts 2 servers on each node, last 4 on the last "
+        "(--io.server_placement=last), and the memory per node counts them there")
 
 
 def launchers(a, work):
@@ -322,6 +614,30 @@ def bad_input(a, work):
         ("not JSON", bad_json, study_ok, ["bad.json", "not valid JSON"]),
         ("no account", "bench/sites/setonix.json", study_ok, ["slurm.account", "--account"]),
     ]
+    # the I/O servers' experiment
+    k = next(i for i, e in enumerate(pap["experiments"]) if e["name"] == IO)
+    io_cases = [
+        ("no output fields", {"fields": ""}, [f"experiments[{k}].fields", "this kind writes output"]),
+        ("pools 0", {"pools": [1, 0]}, [f"experiments[{k}].pools[1]", "expected a whole number >= 1"]),
+        ("servers -1", {"servers": [0, -1]}, [f"experiments[{k}].servers[1]", ">= 0"]),
+        ("buffer_size as text", {"buffer_size": "1MiB"}, [f"experiments[{k}].buffer_size", "expected a list"]),
+        ("no period", {"period": None}, [f"missing key 'experiments[{k}].period'"]),
+        ("placement", {"server_placement": "first"}, [f"experiments[{k}].server_placement", "first"]),
+        ("ranks x threads over the cores", {"ranks_per_node": 64},
+         ["64 ranks x 4 threads per node exceed the 128 cores", "I/O servers are ranks too"]),
+    ]
+    def io_edit(edit):
+        def f(o):  # None: the key removed
+            for key, v in edit.items():
+                o["experiments"][k].pop(key) if v is None else o["experiments"][k].update({key: v})
+        return f
+
+    for j, (what, edit, words) in enumerate(io_cases):
+        cases.append((f"{IO}: {what}", site_ok, variant(f"io{j}.json", pap, io_edit(edit)), words))
+    cases.append((f"{IO}: another output on the same runs", site_ok, variant(
+        "io-twice.json", pap, lambda o: o["experiments"].append({**o["experiments"][k], "name": "again",
+                                                                 "fields": "theta"})),
+        ["experiments fig7_io_servers and again both run C256_n12_32x4_io0", "other output"]))
     for i, (what, site, study, words) in enumerate(cases):
         out = os.path.join(work, f"bad{i}")
         args = ["--site", site, "--study", study, "--out", out, "--no-submit", "--estimate-with", a.gale]
@@ -363,13 +679,24 @@ def local(a):
     with open(site, "w") as f:
         json.dump(prof, f)
     out = os.path.join(work, "campaign")
+    out_io = os.path.join(work, "io")
+    # Figs. 1-4 on the node sized for the one skip; the I/O servers' runs
+    # (output on: about 95 MiB per node) on the profile's own
+    figs = [e["name"] for e in study["experiments"] if e["kind"] != "io_servers"]
     with slurm_local.LocalSlurm(deadline=a.deadline, log=log) as slurm:
         r = campaign(a, "--site", site, "--study", "bench/studies/local.json", "--out", out,
-                     "--gale", a.gale, "--wait", "--wait-timeout", "60", "--poll", "0.3",
+                     "--only", ",".join(figs), "--gale", a.gale, "--wait", "--wait-timeout", "60", "--poll", "0.3",
                      env=slurm.env(), timeout=a.deadline)
         log(f"bench/campaign --wait on the local Slurm: exit {r.returncode} after {time.time() - t0:.1f} s")
         if r.returncode:
             fail("bench/campaign --wait failed", r)
+        r = campaign(a, "--site", "bench/sites/local.json", "--study", "bench/studies/local.json", "--out", out_io,
+                     "--only", IO, "--gale", a.gale, "--wait", "--wait-timeout", "60", "--poll", "0.3",
+                     env=slurm.env(), timeout=a.deadline)
+        log(f"bench/campaign --only {IO} --wait on the local Slurm: exit {r.returncode} after "
+            f"{time.time() - t0:.1f} s")
+        if r.returncode:
+            fail(f"bench/campaign --only {IO} --wait failed", r)
         # the same profile without --mpi=pmi2: srun starts two 1-rank runs,
         # which --collect must not take for one 2-rank run
         prof["launcher"].pop("mpi")
@@ -388,6 +715,7 @@ def local(a):
                  f"{row.get('status')} ranks {row.get('ranks')}", r)
         log(f"without --mpi=pmi2: C8_n1_2x1 collected as wrong_layout ({row['reason'][:80]}...)")
     check_local(a, out, per_node, mem)
+    check_local_io(a, out_io)
     log(f"local: all checks passed in {time.time() - t0:.1f} s")
     return 0
 
@@ -475,19 +803,11 @@ def check_local(a, out, per_node, mem):
         f"CPU '{cpu}'; checksums per mesh bit-identical over ranks x threads ({len(sums)} meshes)")
 
     # the figures
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.image as mpimg
-    import numpy as np
     figs = ["fig1_strong.png", "fig2_weak.png", "fig3_breakdown.png", "fig4_local_area.png"]
     if sorted(res["figures"]) != sorted(figs):
         fail(f"figures {res['figures']}, want {figs}")
     for f in figs:
-        p = os.path.join(out, f)
-        img = mpimg.imread(p)
-        colours = len(np.unique(img.reshape(-1, img.shape[-1])[:, :3], axis=0))
-        if os.path.getsize(p) < 10000 or img.shape[0] < 300 or img.shape[1] < 400 or colours < 20:
-            fail(f"{f}: {os.path.getsize(p)} bytes, {img.shape}, {colours} colours: not a real plot")
+        real_png(os.path.join(out, f))
     log(f"figures: {', '.join(figs)} (PNG, > 10 kB, >= 20 colours)")
 
     # --compare: itself, and a copy whose reports are twice as slow
@@ -523,6 +843,56 @@ def check_local(a, out, per_node, mem):
     log("--compare: ratio 1 against itself, 0.5 against a copy twice as slow (7 runs, compare.png)")
 
 
+def check_local_io(a, out):
+    """The local study's I/O servers through Slurm: C8 on the node's 2 ranks,
+    servers 0 and 1 (2 leave no model rank, 1 in 2 pools does not divide:
+    skipped), buffers 16 KiB and 1 MiB."""
+    m = load(os.path.join(out, "manifest.json"))
+    runs = {x["id"]: x for x in m["runs"]}
+    jobs = load(os.path.join(out, "jobs.json"))
+    ran = {"C8_n1_2x1_io0", "C8_n1_2x1_io1p1b16K", "C8_n1_2x1_io1p1b1M"}
+    skip = {io_id("C8_n1_2x1", 2, p, b): "leaves no rank of the job's 2 for the model"
+            for p in (1, 2) for b in (16384, 1048576)}
+    skip.update({io_id("C8_n1_2x1", 1, 2, b): "do not divide into pools" for b in (16384, 1048576)})
+    if set(runs) != ran | set(skip):
+        fail(f"{IO}: runs {sorted(runs)}, want {sorted(ran | set(skip))}")
+    for i, w in skip.items():
+        if runs[i]["status"] != "skipped" or w not in runs[i]["reason"] or runs[i].get("script"):
+            fail(f"{i}: {runs[i]['status']} '{runs[i]['reason']}', want skipped: {w}")
+    with open(os.path.join(out, "results.csv")) as f:
+        rows = {r["id"]: r for r in csv.DictReader(f)}
+    for i in sorted(ran):
+        x = runs[i]
+        j = jobs.get(x.get("job_id", ""), {})
+        if x["status"] != "submitted" or j.get("state") != "COMPLETED":
+            fail(f"{i}: status {x['status']}, job {x.get('job_id')} {j}")
+        text = expect_lines(os.path.join(out, x["script"]), [
+            "#SBATCH --ntasks-per-node=2", "srun --nodes=1 --ntasks=2 --ntasks-per-node=2 --cpus-per-task=1 "])
+        if io_options(x) not in text:
+            fail(f"{i}: the script lacks{io_options(x)}\n{text}")
+        rep = load(os.path.join(out, "runs", i, "report.json"))
+        io = rep["io"]
+        want = {"status": "ok", "ranks": 2 - x["servers"], "job_ranks": 2, "servers": x["servers"],
+                "pools": x["pools"], "buffer_size": x["buffer_size"], "time_per_step_s": rep["time_per_step_s"],
+                "client_wait_pct_max": io["client_wait_pct"]["max"],
+                "client_wait_pct_mean": io["client_wait_pct"]["mean"], "buffer_full_waits": io["buffer_full_waits"],
+                "server_busy_pct": io["server_busy_pct"], "io_MiB": io["MiB"]}
+        for k, v in want.items():
+            if rows[i].get(k) != (repr(v) if isinstance(v, float) else str(v)):
+                fail(f"{i}: {k} is {rows[i].get(k)!r} in results.csv; the report gives {v!r}")
+        if rep["ranks"] != 2 - x["servers"] or io["servers"] != x["servers"] or not io["enabled"] or \
+                io["MiB"] <= 0 or rep["config"]["resolved"]["diagnostics"]["fields"] != "theta,u":
+            fail(f"{i}: the report ran {rep['ranks']} model ranks, {io['servers']} servers, output "
+                 f"{io['enabled']} ({io['MiB']} MiB)")
+    res = load(os.path.join(out, "results.json"))
+    if res["figures"] != [f"{IO}.png"]:
+        fail(f"{IO}: figures {res['figures']}")
+    real_png(os.path.join(out, f"{IO}.png"))
+    log(f"{IO}: 3 jobs COMPLETED (0 servers; 1 server with a 16 KiB and a 1 MiB buffer), 6 skipped with "
+        f"the reasons; results.csv's servers, pools, buffer size, clients' wait, full buffers, servers' "
+        f"busy and time per step as in the reports (ranks: the model's); {IO}.png")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("mode", choices=["plan", "local"])
@@ -533,6 +903,9 @@ def main():
     p.add_argument("--deadline", type=int, default=100)
     a = p.parse_args()
     a.gale = os.path.abspath(a.gale)
+    # the template report runs in its own folder
+    a.gale_mpiexec = a.gale_mpiexec and os.path.abspath(a.gale_mpiexec)
+    a.source = os.path.abspath(a.source)
     os.makedirs(a.work, exist_ok=True)
     try:
         rc = plan(a) if a.mode == "plan" else local(a)
