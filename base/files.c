@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 const char *gale_file_kind(unsigned mode)
@@ -56,8 +57,15 @@ int gale_file_publish(const char *tmp, const char *path, char *why, size_t n)
 
 int gale_file_finish(FILE *f, const char *tmp, const char *path, char *why, size_t n)
 {
-    /* the reason (a full disk) is errno of the failing write, flush or close */
-    int bad = (ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0) ? (errno ? errno : EIO) : 0;
+    /* the reason (a full disk) is errno of the failing write, flush or close;
+     * a write that failed inside an earlier stdio call left no errno we can
+     * trust (later calls may reset it), so a full file system says it */
+    int bad = 0;
+    struct statvfs fs;
+    if (ferror(f))
+        bad = fstatvfs(fileno(f), &fs) == 0 && fs.f_bavail == 0 ? ENOSPC : errno ? errno : EIO;
+    else if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+        bad = errno ? errno : EIO;
     if (fclose(f) != 0 && !bad) bad = errno ? errno : EIO;
     if (!bad) return gale_file_publish(tmp, path, why, n);
     snprintf(why, n, "cannot write '%s': %s", path, strerror(bad));
