@@ -475,13 +475,16 @@ static int serve(server_t *sv, const gale_writer_opts_t *tmpl, int *failed)
     o.vars = sv->vars;
     o.config_text = sv->config;
     gale_writer_t *w = NULL;
+    const int hl = 4 + sv->nvars; /* a header: kind, step, time, count, variables */
+    double *hdr_all;
+    GALE_ALLOC(hdr_all, (int64_t)sv->nc * hl);
+    double(*hdr)[hl] = (double(*)[hl])hdr_all;
     int st = gale_writer_create(&w, &o, sv->comm), told = 0;
-    double hdr[sv->nc][4 + sv->nvars];
     MPI_Request req[sv->nc];
     while (st == GALE_OK) {
         for (int i = 0; i < sv->nc && st == GALE_OK; i++)
-            if (MPI_Irecv(hdr[i], 4 + sv->nvars, MPI_DOUBLE, sv->client[i], T_HDR, l->link,
-                          &req[i]) != MPI_SUCCESS)
+            if (MPI_Irecv(hdr[i], hl, MPI_DOUBLE, sv->client[i], T_HDR, l->link, &req[i]) !=
+                MPI_SUCCESS)
                 st = GALE_ERR_MPI;
         if (st != GALE_OK || gale_io_wait(sv->nc, req) != GALE_OK) {
             st = gale_error_raise(GALE_ERR_MPI, __FILE__, __LINE__, __func__,
@@ -507,6 +510,7 @@ static int serve(server_t *sv, const gale_writer_opts_t *tmpl, int *failed)
                     st = GALE_ERR_MPI;
         }
     }
+    gale_free(hdr_all);
     if (st != GALE_OK) {
         gale_writer_free(&w);
         return st; /* a broken protocol or MPI: not agreed, the job aborts */
