@@ -591,7 +591,7 @@ static int64_t ior_transfer(int64_t block, int64_t cap)
 }
 
 typedef struct {
-    char phase[16];
+    char phase[24]; /* "output" and a phase number, or "checkpoint" */
     const char *layout, *api;
     char fields[256];
     int tasks, times, files_per_time, shared, collective;
