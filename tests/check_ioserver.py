@@ -97,6 +97,7 @@ def case_values():
         (3, ["--io.servers=2", "--io.pools=2"], 1),
         (4, ["--io.servers=2", "--io.pools=2"], 2),
         (5, ["--io.servers=2", "--io.server_placement=last"], 2),
+        (5, ["--io.servers=2"], 2),
     ]
     for n, ov, per in layouts:
         tag = f"np{n}_" + "_".join(o.split(".")[1].replace("=", "") for o in ov)
@@ -107,6 +108,10 @@ def case_values():
         pools = int(ov[1].split("=")[1]) if "pools" in ov[-1] else 1
         assert io["servers"] == servers and io["pools"] == pools, io
         assert io["server_placement"] == ("last" if "last" in ov[-1] else "spread"), io
+        # spread: the last rank of each of S equal blocks (rounded up); last: the last S
+        want = ([n - servers + j for j in range(servers)] if "last" in ov[-1]
+                else [-(-(j + 1) * n // servers) - 1 for j in range(servers)])
+        assert io["server_ranks"] == want and 0 not in want, (io["server_ranks"], want)
         # the client buffer: [io] buffers x buffer_mib by default
         assert io["buffer_size"] == io["buffers"] * io["buffer_mib"] * 2**20, io
         assert "client_wait_pct" in io and io["client_wait_pct"]["max"] >= 0

@@ -32,6 +32,7 @@ struct gale_output {
     int rank, on_error, mode, synchronous, nbuffers;
     double buffer_mib;
     int servers, pools, placement, buffer_size; /* I/O servers; the client buffer [bytes] */
+    int *server_rank;                           /* [servers] their ranks in the job */
     int ndiag;
     diag_t *diag;
     gale_outvar_t *vars;          /* one per diagnostic: the writer's variable ids */
@@ -396,6 +397,10 @@ int gale_output_init(gale_output_t **outp, gale_model_t *m, const gale_io_link_t
     o->servers = c->io.servers;
     o->pools = c->io.pools;
     o->placement = c->io.server_placement;
+    if (o->servers > 0) {
+        GALE_ALLOC(o->server_rank, o->servers);
+        memcpy(o->server_rank, link->server_rank, (size_t)o->servers * sizeof *o->server_rank);
+    }
     /* with servers, the writer's ring is the client buffer, in [io] buffers pieces */
     o->buffer_size = c->io.buffer_size > 0 ? c->io.buffer_size
                                            : (int)fmin(c->io.buffers * c->io.buffer_mib * 1048576, 2147483647);
@@ -723,6 +728,9 @@ void gale_output_json(const gale_output_t *o, gale_json_t *j)
     gale_json_int(j, "servers", o->servers);
     gale_json_str(j, "server_placement", gale_config_choice("io", "server_placement", o->placement));
     gale_json_int(j, "pools", o->pools);
+    gale_json_arr(j, "server_ranks"); /* where the placement put them, pool by pool */
+    for (int i = 0; i < o->servers; i++) gale_json_int(j, NULL, o->server_rank[i]);
+    gale_json_end(j, ']');
     gale_json_int(j, "buffer_size", o->servers > 0 ? o->buffer_size : 0);
     gale_json_int(j, "buffer_full_waits", o->full_waits);
     gale_json_num(j, "server_busy_pct", o->server_busy);
@@ -776,6 +784,7 @@ void gale_output_free(gale_output_t **op)
     if (!o) return;
     gale_writer_free(&o->w);
     free(o->diag);
+    gale_free(o->server_rank);
     gale_free(o->vars);
     gale_free(o->cperm);
     gale_free(o->eperm);
