@@ -246,13 +246,14 @@ static void file_failed(gale_writer_t *w)
 static void hints_kept(gale_writer_t *w, const char *in_effect)
 {
     size_t len = 0;
-    for (int i = 0; w->info != MPI_INFO_NULL && i < 16; i++) {
+    int nkeys = 0;
+    if (w->info == MPI_INFO_NULL || MPI_Info_get_nkeys(w->info, &nkeys) != MPI_SUCCESS) return;
+    for (int i = 0; i < nkeys && len < sizeof w->hints; i++) {
         char key[MPI_MAX_INFO_KEY + 1], asked[64], pat[MPI_MAX_INFO_KEY + 3], kept[64] = "-";
-        int nkeys = 0, flag = 0;
-        if (MPI_Info_get_nkeys(w->info, &nkeys) != MPI_SUCCESS || i >= nkeys ||
-            MPI_Info_get_nthkey(w->info, i, key) != MPI_SUCCESS ||
+        int flag = 0;
+        if (MPI_Info_get_nthkey(w->info, i, key) != MPI_SUCCESS ||
             MPI_Info_get(w->info, key, sizeof asked - 1, asked, &flag) != MPI_SUCCESS || !flag)
-            break;
+            continue;
         snprintf(pat, sizeof pat, "%s=", key);
         for (const char *at = strstr(in_effect, pat); at; at = strstr(at + 1, pat))
             if (at == in_effect || at[-1] == ' ') {
@@ -260,7 +261,6 @@ static void hints_kept(gale_writer_t *w, const char *in_effect)
                 break;
             }
         len += (size_t)snprintf(w->hints + len, sizeof w->hints - len, "%s %s %s\n", key, asked, kept);
-        if (len >= sizeof w->hints) break;
     }
 }
 
@@ -457,8 +457,7 @@ static void send_piece(gale_writer_t *w, piece_t *p)
         st = gale_ioclient_begin(w->cl, p->step, p->time, p->nfv, p->fvars);
         free(p->fvars); /* the piece owned it: sent */
         p->fvars = NULL;
-    }
-    else if (p->kind == P_DATA) {
+    } else if (p->kind == P_DATA) {
         st = gale_ioclient_data(w->cl, (const double *)(w->ring + p->off), p->nrows * rowlen(w, p->var));
         if (st == GALE_OK) w->s.data_bytes += p->nrows * rowlen(w, p->var) * (int64_t)sizeof(double);
     }

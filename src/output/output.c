@@ -680,6 +680,13 @@ int gale_output_finalize(gale_output_t *o)
     return GALE_OK;
 }
 
+/* The line after s's, NULL after the last (o->hints may end cut short). */
+static const char *next_line(const char *s)
+{
+    const char *nl = strchr(s, '\n');
+    return nl ? nl + 1 : NULL;
+}
+
 void gale_output_summary(const gale_output_t *o, FILE *f)
 {
     if (o && o->ndiag && !o->reduced) fprintf(f, "io: no output (failed at start-up)\n");
@@ -708,8 +715,8 @@ void gale_output_summary(const gale_output_t *o, FILE *f)
     if (o->hints[0]) {
         fprintf(f, "io: MPI-IO hints asked -> kept (\"dropped\": not by this file system):");
         char key[64], asked[64], kept[64];
-        for (const char *s = o->hints; sscanf(s, "%63s %63s %63s", key, asked, kept) == 3;
-             s = strchr(s, '\n') + 1)
+        for (const char *s = o->hints; s && sscanf(s, "%63s %63s %63s", key, asked, kept) == 3;
+             s = next_line(s))
             fprintf(f, " %s %s -> %s", key, asked, strcmp(kept, "-") ? kept : "dropped");
         fprintf(f, "\n");
     }
@@ -760,8 +767,8 @@ void gale_output_json(const gale_output_t *o, gale_json_t *j)
     /* what the file system kept of the hints set (null: dropped) */
     gale_json_arr(j, "hints");
     char key[64], asked[64], kept[64];
-    for (const char *s = o->hints; sscanf(s, "%63s %63s %63s", key, asked, kept) == 3;
-         s = strchr(s, '\n') + 1) {
+    for (const char *s = o->hints; s && sscanf(s, "%63s %63s %63s", key, asked, kept) == 3;
+         s = next_line(s)) {
         gale_json_obj(j, NULL);
         gale_json_str(j, "key", key);
         gale_json_str(j, "asked", asked);
