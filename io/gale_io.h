@@ -80,7 +80,7 @@ typedef struct {
     /* I/O servers: the clients' writer sends its pieces to the servers
      * instead of writing them (NULL: it writes); a server's writer with
      * no_mesh set leaves mesh.nc to the first pool's */
-    const struct gale_io_link *link;
+    struct gale_io_link *link;
     int no_mesh;
 } gale_writer_opts_t;
 

@@ -17,7 +17,7 @@ typedef struct gale_ioclient gale_ioclient_t;
 /* On the model thread, at the writer's creation (the clients together): the
  * servers learn the mesh, the variables and the pieces (client 0) and this
  * client's rows, in gid order (every client). */
-int gale_ioclient_connect(gale_ioclient_t **c, const gale_io_link_t *l, const gale_writer_opts_t *o,
+int gale_ioclient_connect(gale_ioclient_t **c, gale_io_link_t *l, const gale_writer_opts_t *o,
                           const int *cell_gid, const int *edge_gid, const int64_t *rpp,
                           const int *npieces);
 /* On the writer thread, in the order the client hands them over: an output

@@ -25,10 +25,10 @@
 
 enum { T_SETUP = 101, T_ROWS, T_HDR, T_DATA, T_FAIL, T_FINAL, T_FILES, T_DONE };
 enum { H_BEGIN = 1, H_STOP = 2 };
-/* FINAL: failed, told (a FAIL was sent), bytes, data bytes, files, seconds
- * writing, writer life, first open and last close (gale_wtime), the length
- * of the file names */
-enum { F_FAILED, F_TOLD, F_BYTES, F_DATA, F_NFILES, F_WRITING, F_LIFE, F_OPEN, F_CLOSE, F_FLEN, F_N };
+/* FINAL: failed, told (a FAIL was sent), bytes, seconds writing, writer
+ * life, first open and last close (gale_wtime), the length of the file names
+ * (the clients count the files by their names, the values they sent) */
+enum { F_FAILED, F_TOLD, F_BYTES, F_WRITING, F_LIFE, F_OPEN, F_CLOSE, F_FLEN, F_N };
 
 int gale_io_wait(int n, MPI_Request *req)
 {
@@ -150,11 +150,11 @@ struct gale_ioclient {
     int nout;            /* output times sent: the next goes to pool nout % pools */
     int *server;         /* [pools] this client's server in each pool */
     MPI_Request *fail;   /* [pools] FAIL from each */
-    int failbuf[64], told;
+    int *failbuf, told;
     double *hdr;
 };
 
-int gale_ioclient_connect(gale_ioclient_t **cp, const gale_io_link_t *l, const gale_writer_opts_t *o,
+int gale_ioclient_connect(gale_ioclient_t **cp, gale_io_link_t *l, const gale_writer_opts_t *o,
                           const int *cell_gid, const int *edge_gid, const int64_t *rpp,
                           const int *npieces)
 {
@@ -162,9 +162,9 @@ int gale_ioclient_connect(gale_ioclient_t **cp, const gale_io_link_t *l, const g
     *cp = c;
     if (!c) GALE_ERROR(GALE_ERR_MEM, "out of memory");
     c->l = l;
-    if (l->pools > 64) GALE_ERROR(GALE_ERR_INPUT, "[io] pools = %d: at most 64", l->pools);
     GALE_ALLOC(c->server, l->pools);
     GALE_ALLOC(c->fail, l->pools);
+    GALE_ALLOC(c->failbuf, l->pools);
     GALE_ALLOC(c->hdr, 4 + o->nvars);
     for (int p = 0; p < l->pools; p++) c->server[p] = server_of(l, l->index, p);
     if (l->index == 0) {
@@ -207,7 +207,7 @@ int gale_ioclient_connect(gale_ioclient_t **cp, const gale_io_link_t *l, const g
     if (st != GALE_OK) GALE_ERROR(st, "sending this rank's output rows to its I/O server failed");
     for (int p = 0; p < l->pools; p++)
         GALE_MPI(MPI_Irecv(&c->failbuf[p], 1, MPI_INT, c->server[p], T_FAIL, l->link, &c->fail[p]));
-    ((gale_io_link_t *)l)->connected = 1;
+    l->connected = 1;
     return GALE_OK;
 }
 
@@ -307,6 +307,7 @@ void gale_ioclient_free(gale_ioclient_t **cp)
     if (!c) return;
     gale_free(c->server);
     gale_free(c->fail);
+    gale_free(c->failbuf);
     gale_free(c->hdr);
     free(c);
     *cp = NULL;
@@ -527,8 +528,8 @@ static int serve(server_t *sv, const gale_writer_opts_t *tmpl, int *failed)
         double fin[F_N] = {0};
         fin[F_FAILED] = *failed, fin[F_TOLD] = told, fin[F_OPEN] = -1, fin[F_CLOSE] = -1;
         if (i == 0) {
-            fin[F_BYTES] = (double)s.bytes, fin[F_DATA] = (double)s.data_bytes;
-            fin[F_NFILES] = s.nfiles, fin[F_WRITING] = s.t_writing, fin[F_LIFE] = s.t_writer_life;
+            fin[F_BYTES] = (double)s.bytes;
+            fin[F_WRITING] = s.t_writing, fin[F_LIFE] = s.t_writer_life;
             fin[F_OPEN] = s.t_first_open < 0 ? -1 : t0 + s.t_first_open;
             fin[F_CLOSE] = s.t_last_close < 0 ? -1 : t0 + s.t_last_close;
             fin[F_FLEN] = flen;

@@ -128,8 +128,11 @@ def case_values():
 
 def case_full():
     ref, _ = reference()
-    # a piece of 8000 bytes: u (2 x 576 x 2 edges... ) needs many; the ring
-    # holds two, so the clients wait for the server to take them
+    # pieces of 8000 bytes, two in the ring: a client's u alone (about 2300
+    # of C24's 6912 edges x 10 levels x 8 bytes = 184 kB) is some 23 pieces,
+    # so its writer thread must hand pieces to the server while the model
+    # still packs the field; the model finds the ring full whenever the
+    # server has not yet taken the piece before last
     r, rep, out, exits = run("full", 4, "--io.servers=1", "--io.buffer_size=16000",
                              "--io.buffers=2")
     assert r.returncode == 0 and exits == {k: 0 for k in range(4)}, (exits, r.stderr)
@@ -149,10 +152,27 @@ def no_half_files(out):
                 assert np.isfinite(np.asarray(ds[k][:], dtype=float)).all(), (f, k)
 
 
+def first_write(ref, step):
+    """GALE_IO_FAULT's count of the server's first write to step's file: with
+    one server and one piece a variable (64 MiB buffers), a shared file takes
+    one write a variable but the UGRID container Mesh2d (no data), and XDMF
+    off writes no mesh.nc: one plus the earlier files' writes, counted in the
+    shared mode's files."""
+    n = 1
+    for f in files(ref):
+        if f == f"gale_{step:06d}.nc":
+            return n
+        with netCDF4.Dataset(os.path.join(ref, f)) as ds:
+            n += len(ds.variables) - ("Mesh2d" in ds.variables)
+    raise AssertionError(f"no file of step {step} in {ref}")
+
+
 def case_faults():
-    # the server's 30th write fails: step 3's file (mesh.nc, XDMF off)
+    ref, _ = reference()
+    at3, at6 = first_write(ref, 3), first_write(ref, 6)
+    # step 3's file fails at its first write
     r, _, out, exits = run("enospc_abort", 3, "--io.servers=1", "--io.xdmf=false",
-                           env={"GALE_IO_FAULT": "enospc@30"})
+                           env={"GALE_IO_FAULT": f"enospc@{at3}"})
     assert r.returncode != 0 and exits == {0: 9, 1: 9, 2: 9}, (exits, r.stderr)
     abort_exits = exits
     err = r.stderr
@@ -163,10 +183,10 @@ def case_faults():
     assert not glob.glob(os.path.join(out, "*.tmp")), os.listdir(out)
     no_half_files(out)
 
-    # the last file fails (write 75: step 6's), likely after the clients' last
-    # piece: they learn it when the server reports at the end
+    # the last file (step 6's) fails, likely after the clients' last piece:
+    # they learn it when the server reports at the end
     r, _, out, exits = run("enospc_last", 3, "--io.servers=1", "--io.xdmf=false",
-                           env={"GALE_IO_FAULT": "enospc@75"})
+                           env={"GALE_IO_FAULT": f"enospc@{at6}"})
     assert exits == {0: 9, 1: 9, 2: 9}, (exits, r.stderr)
     assert "gale_000006.nc was not written" in r.stderr, r.stderr
     for rank in (0, 1):
@@ -175,16 +195,17 @@ def case_faults():
     no_half_files(out)
 
     r, rep, out, exits = run("enospc_continue", 3, "--io.servers=1", "--io.xdmf=false",
-                             "--io.on_error=continue", env={"GALE_IO_FAULT": "enospc@30"})
+                             "--io.on_error=continue", env={"GALE_IO_FAULT": f"enospc@{at3}"})
     assert r.returncode == 0 and exits == {0: 0, 1: 0, 2: 0}, (exits, r.stderr)
     assert rep["io"]["failed"] and "carries on without output" in r.stderr, rep["io"]
     assert files(out) == ["gale_000002.nc"], files(out)
     no_half_files(out)
 
-    # a server rank dies while it writes: the launcher ends the job
-    r, _, out, exits = run("killed", 4, "--io.servers=1", env={"GALE_IO_FAULT": "kill@30"})
+    # a server rank dies while it writes (step 3's file): the launcher ends the job
+    r, _, out, exits = run("killed", 4, "--io.servers=1", "--io.xdmf=false",
+                           env={"GALE_IO_FAULT": f"kill@{at3}"})
     assert r.returncode != 0, r.stderr
-    assert "killed writing" in r.stderr, r.stderr
+    assert "killed writing" in r.stderr and "gale_000003.nc.tmp" in r.stderr, r.stderr
     assert 3 not in exits or exits[3] != 0, exits
     no_half_files(out)
     print(f"faults: a server's full disk: exits {abort_exits} (abort); continue kept "

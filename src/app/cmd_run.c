@@ -408,7 +408,7 @@ static int emulate_setup(const gale_config_t *c, MPI_Comm comm)
 
 /* The run after set-up: restart, time loop, summary and report. */
 static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp, MPI_Comm comm,
-                     int rank, const double triad[3], const gale_io_link_t *link)
+                     int rank, const double triad[3], gale_io_link_t *link)
 {
     const gale_config_t cfg = m->cfg;
     const double triad_gbs = triad[0], triad_mib = triad[1], triad_s = triad[2];
@@ -482,7 +482,7 @@ static int run_model(const run_args_t *a, gale_model_t *m, gale_output_t **outp,
 /* The model's ranks: set-up, the run, and the writer stopped whatever
  * happened. */
 static int run_clients(const run_args_t *a, gale_config_t *cfg, MPI_Comm comm, int rank,
-                       const gale_io_link_t *link)
+                       gale_io_link_t *link)
 {
     GALE_CALL(emulate_setup(cfg, comm));
     double triad[3];

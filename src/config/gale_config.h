@@ -159,6 +159,15 @@ static inline int gale_config_output_on(const gale_config_t *cfg)
     return *f != '\0';
 }
 
+/* A piece of the writer's ring [bytes]: [io] buffer_mib, or with I/O servers
+ * and [io] buffer_size the client buffer in [io] buffers pieces. */
+static inline double gale_config_io_piece_bytes(const gale_config_t *cfg)
+{
+    return cfg->io.servers > 0 && cfg->io.buffer_size > 0
+               ? (double)cfg->io.buffer_size / cfg->io.buffers
+               : cfg->io.buffer_mib * 1048576;
+}
+
 /* All keys at their defaults (cannot fail: the defaults are checked by a test). */
 void gale_config_defaults(gale_config_t *cfg);
 

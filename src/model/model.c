@@ -358,15 +358,6 @@ static void output_columns(const gale_config_t *cfg, double *nf, double *widest)
     }
 }
 
-/* A piece of the ring: with I/O servers and [io] buffer_size, the client
- * buffer in [io] buffers pieces. */
-static double piece_bytes(const gale_config_t *cfg)
-{
-    return cfg->io.servers > 0 && cfg->io.buffer_size > 0
-               ? (double)cfg->io.buffer_size / cfg->io.buffers
-               : cfg->io.buffer_mib * 1048576;
-}
-
 double gale_model_server_memory_estimate(const gale_config_t *cfg, int nclients)
 {
     if (cfg->io.servers <= 0 || !gale_config_output_on(cfg)) return 0;
@@ -440,7 +431,7 @@ double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
     if (gale_config_output_on(cfg)) {
         double nf, widest;
         output_columns(cfg, &nf, &widest);
-        const double col = local * (nl + 1) * 8, once = nf * col, cap = piece_bytes(cfg);
+        const double col = local * (nl + 1) * 8, once = nf * col, cap = gale_config_io_piece_bytes(cfg);
         const int nbuf = cfg->io.synchronous ? 1 : cfg->io.buffers;
         b += nbuf * (once < cap ? once : cap) +
              (cfg->io.mode == GALE_WRITER_PER_RANK ? 8.0 : 20.0) * 1048576;
@@ -458,7 +449,7 @@ double gale_model_memory_estimate(const gale_config_t *cfg, int nranks)
 static double ring_bytes(const gale_config_t *cfg)
 {
     if (!gale_config_output_on(cfg)) return 0;
-    return (cfg->io.synchronous ? 1 : cfg->io.buffers) * piece_bytes(cfg);
+    return (cfg->io.synchronous ? 1 : cfg->io.buffers) * gale_config_io_piece_bytes(cfg);
 }
 
 /* Refuses a run that cannot fit (it would allocate until the machine dies):

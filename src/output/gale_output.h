@@ -23,7 +23,7 @@ int gale_output_check_paths(const gale_config_t *cfg, const char *report, MPI_Co
  * field, bad period: GALE_ERR_INPUT naming it and what is allowed), creates
  * [io] dir and starts the writer. With no fields there is no output and no
  * writer, and the other calls do nothing. */
-int gale_output_init(gale_output_t **out, gale_model_t *m, const gale_io_link_t *link);
+int gale_output_init(gale_output_t **out, gale_model_t *m, gale_io_link_t *link);
 /* On I/O server ranks ([io] servers, gale_io_split), collective over them
  * (comm): writes the clients' output until the run ends (gale_io_serve). */
 int gale_output_serve(const gale_config_t *c, gale_io_link_t *link, MPI_Comm comm);

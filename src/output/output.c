@@ -31,7 +31,8 @@ struct gale_output {
     MPI_Comm comm;
     int rank, on_error, mode, synchronous, nbuffers;
     double buffer_mib;
-    int servers, pools, placement, buffer_size; /* I/O servers; the client buffer [bytes] */
+    int servers, pools, placement;
+    long long buffer_size;                      /* I/O servers: the client buffer [bytes] */
     int *server_rank;                           /* [servers] their ranks in the job */
     int ndiag;
     diag_t *diag;
@@ -380,7 +381,7 @@ int gale_output_serve(const gale_config_t *c, gale_io_link_t *link, MPI_Comm com
     return gale_io_serve(link, comm, &o, c->io.on_error == GALE_IO_ON_ERROR_ABORT);
 }
 
-int gale_output_init(gale_output_t **outp, gale_model_t *m, const gale_io_link_t *link)
+int gale_output_init(gale_output_t **outp, gale_model_t *m, gale_io_link_t *link)
 {
     const gale_config_t *c = &m->cfg;
     gale_output_t *o = calloc(1, sizeof *o);
@@ -402,8 +403,7 @@ int gale_output_init(gale_output_t **outp, gale_model_t *m, const gale_io_link_t
         memcpy(o->server_rank, link->server_rank, (size_t)o->servers * sizeof *o->server_rank);
     }
     /* with servers, the writer's ring is the client buffer, in [io] buffers pieces */
-    o->buffer_size = c->io.buffer_size > 0 ? c->io.buffer_size
-                                           : (int)fmin(c->io.buffers * c->io.buffer_mib * 1048576, 2147483647);
+    o->buffer_size = (long long)(gale_config_io_piece_bytes(c) * c->io.buffers);
     GALE_CALL(parse_fields(c, &o->diag, &o->ndiag));
     long nth;
     if (gale_io_fault_parse(getenv("GALE_IO_FAULT"), &nth, NULL) != GALE_OK)
@@ -442,7 +442,7 @@ int gale_output_init(gale_output_t **outp, gale_model_t *m, const gale_io_link_t
     wo.nvars = o->ndiag, wo.vars = o->vars, wo.config_text = config;
     if (o->servers > 0) {
         wo.link = link;
-        wo.buffer_mib = o->buffer_size / (double)c->io.buffers / 1048576;
+        wo.buffer_mib = gale_config_io_piece_bytes(c) / 1048576;
     }
     int st = gale_writer_create(&o->w, &wo, o->comm);
     free(config);
@@ -456,7 +456,7 @@ int gale_output_init(gale_output_t **outp, gale_model_t *m, const gale_io_link_t
         used += (size_t)snprintf(list + used, sizeof list - used, "%s%s@%d", i ? " " : "",
                                  o->vars[i].name, o->diag[i].period);
     if (o->servers > 0)
-        gale_log(GALE_LOG_INFO, "output:    %d I/O servers (%s) in %d pools, a client buffer of %d "
+        gale_log(GALE_LOG_INFO, "output:    %d I/O servers (%s) in %d pools, a client buffer of %lld "
                                 "bytes, to %s: %s", o->servers,
                  gale_config_choice("io", "server_placement", o->placement), o->pools,
                  o->buffer_size, c->io.dir, list);
@@ -692,7 +692,7 @@ void gale_output_summary(const gale_output_t *o, FILE *f)
     if (o && o->ndiag && !o->reduced) fprintf(f, "io: no output (failed at start-up)\n");
     if (!o || !o->reduced) return;
     if (o->servers > 0)
-        fprintf(f, "io: %d I/O servers (%s, %d pools), a client buffer of %d bytes (%d pieces%s), "
+        fprintf(f, "io: %d I/O servers (%s, %d pools), a client buffer of %lld bytes (%d pieces%s), "
                    "%d files, %.2f MiB%s\n", o->servers,
                 gale_config_choice("io", "server_placement", o->placement), o->pools,
                 o->buffer_size, o->nbuffers, o->synchronous ? ", sent synchronously: one used" : "",
